@@ -1,0 +1,329 @@
+package hashline
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// EditRequest is one edit call, its path already resolved by the edge.
+type EditRequest struct {
+	Path    string // canonical path: the snapshot store's key
+	Display string // the path as headers show it
+	// Names are the spellings a leading [path#TAG] line in ops may use for
+	// this file (§6): the argument as given and the display path.
+	Names []string
+	Tag   string
+	Ops   string
+	// Blocks resolves N* locators; nil declines them.
+	Blocks BlockResolver
+}
+
+// Plan is a proven edit: the exact new text and how to get there from the
+// live text it was proven against. Nothing has been written yet.
+type Plan struct {
+	Path string
+	Old  *Text
+	// New is the text to write, Hunks and Edits the line and byte changes
+	// that turn Old into it. Untouched lines are outside every hunk.
+	New      *Text
+	Hunks    []Hunk
+	Edits    []ByteEdit
+	Remove   bool   // REM: delete the file
+	Move     string // MV: the destination as written
+	Resolved []Resolved
+	Warnings []Warning
+	// Summary lists the ops as canonical headers, for change annotations.
+	Summary string
+
+	captures map[string][]string
+}
+
+// Plan proves an edit against live, the text the file holds now, and
+// returns the new text; or it returns an *Error and changes nothing but
+// what the session was shown (§9).
+func (s *Session) Plan(req EditRequest, live *Text) (*Plan, error) {
+	tag, err := ParseTag(req.Tag)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := Parse(req.Ops)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHeader(patch, req, tag); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	g := gate{s: s, req: req, tag: tag, patch: patch, live: live}
+	return g.run()
+}
+
+func checkHeader(patch *Patch, req EditRequest, tag Tag) error {
+	if patch.HeaderPath == "" {
+		return nil
+	}
+	same := false
+	for _, n := range req.Names {
+		if path.Clean(strings.TrimPrefix(n, "./")) == path.Clean(strings.TrimPrefix(patch.HeaderPath, "./")) {
+			same = true
+		}
+	}
+	if same && patch.HeaderTag == tag {
+		return nil
+	}
+	return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops"},
+		Message: fmt.Sprintf("ops begins with %s but the call names %s: the header and the arguments must agree; drop the header line, or fix path and tag to the file you mean",
+			Header(patch.HeaderPath, patch.HeaderTag), Header(req.Display, tag))}
+}
+
+// gate runs one call through the branches of §9.
+type gate struct {
+	s     *Session
+	req   EditRequest
+	tag   Tag
+	patch *Patch
+	live  *Text
+}
+
+func (g *gate) run() (*Plan, error) {
+	live := g.live
+	if live.Tag() == g.tag {
+		versions := g.s.store.Lookup(g.req.Path, g.tag)
+		var snap *Snapshot
+		for _, v := range versions {
+			if v.Digest == live.Digest() {
+				snap = v
+				break
+			}
+		}
+		// A tag match authorizes nothing when the session read a different
+		// text under this tag: the match is a 16-bit collision.
+		if len(versions) == 0 || snap != nil {
+			return g.direct(snap)
+		}
+		return nil, g.reject(versions, true)
+	}
+	if g.positionStable() {
+		p, err := g.build(live, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.Warnings = append(p.Warnings, Warning{Kind: WarnDrift, Message: fmt.Sprintf(
+			"%s changed since tag %s (it is %s now); the ops touch only the head or end of the file, so they were applied to the current text",
+			g.req.Display, g.tag, live.Tag())})
+		return p, nil
+	}
+	versions := g.s.store.Lookup(g.req.Path, g.tag)
+	if len(versions) == 0 {
+		return nil, g.unknown()
+	}
+	if p, ok := g.recoverDrift(versions); ok {
+		return p, nil
+	}
+	return nil, g.reject(versions, false)
+}
+
+// direct is branch A: the live text is the text the tag names.
+func (g *gate) direct(snap *Snapshot) (*Plan, error) {
+	p, err := g.build(g.live, snap)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// positionStable reports whether every op targets only the file head or
+// end (branch B): positions content drift cannot move.
+func (g *gate) positionStable() bool {
+	for _, op := range g.patch.Ops {
+		switch {
+		case op.Kind == OpMove:
+		case (op.Kind == OpPut || op.Kind == OpPaste && op.Register != "") &&
+			(op.Loc.Kind == LocEnd || op.Loc.Kind == LocBefore && op.Loc.N == 1):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// recoverDrift is branch C (§10). It declines every call for now: drift
+// recovery is its own capability, and until it lands a stale anchored edit
+// is refused with the live content around its anchors (branch D).
+func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, bool) {
+	_ = versions
+	return nil, false
+}
+
+// build lowers the ops against t, runs the provenance gate when snap holds
+// what the session was shown, and computes the new text.
+func (g *gate) build(t *Text, snap *Snapshot) (*Plan, error) {
+	prog, err := lower(t, g.req.Path, g.patch.Ops, g.req.Blocks)
+	if err != nil {
+		return nil, err
+	}
+	if snap != nil {
+		if err := g.provenance(prog, snap); err != nil {
+			return nil, err
+		}
+	}
+	cb := &clipboard{named: g.s.regs.Get, pending: map[string][]string{}}
+	edits, err := prog.expand(cb)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{
+		Path:     g.req.Path,
+		Old:      t,
+		Resolved: prog.resolved,
+		Warnings: append([]Warning(nil), g.patch.Warnings...),
+		Summary:  describeOps(g.patch.Ops),
+		captures: cb.pending,
+	}
+	for _, op := range g.patch.Ops {
+		switch op.Kind {
+		case OpRem:
+			p.Remove = true
+		case OpMove:
+			p.Move = op.Dest
+		}
+	}
+	p.Hunks = apply(t, edits)
+	if len(p.Hunks) == 0 && !p.Remove && p.Move == "" {
+		return nil, g.noChange(prog)
+	}
+	p.Edits = t.Edits(p.Hunks)
+	p.New = NewText(ApplyEdits(t.Raw(), p.Edits))
+	return p, nil
+}
+
+func (g *gate) noChange(prog *program) *Error {
+	var lines []int
+	for _, a := range prog.anchors {
+		lines = append(lines, a...)
+	}
+	where := "the file"
+	if len(lines) > 0 {
+		where = "lines " + formatRanges(sortedUnique(lines))
+	}
+	return &Error{Code: CodeNoChange, Details: Details{Lines: sortedUnique(lines), LiveTag: string(g.live.Tag())},
+		Message: fmt.Sprintf("the ops leave %s exactly as they are, so nothing was written: if a change was intended, compare the + rows with the lines as read; otherwise the file already holds this text", where)}
+}
+
+// provenance is the gate of §9.1: every anchor must be a line the session
+// was shown in full. A refusal reveals the unseen lines; when the reveal
+// shows all of them at full width they count as seen from then on, so the
+// same call succeeds on retry. A partial reveal merges nothing.
+func (g *gate) provenance(prog *program, snap *Snapshot) error {
+	var unseen []int
+	for i := range prog.anchors {
+		for _, l := range prog.anchors[i] {
+			if !snap.Seen.Has(l) {
+				unseen = append(unseen, l)
+			}
+		}
+	}
+	if len(unseen) == 0 {
+		return nil
+	}
+	unseen = sortedUnique(unseen)
+	shown := unseen[:min(len(unseen), MaxRevealLines)]
+	view := RenderRows(g.req.Display, g.live, shown, MaxRevealChars)
+	complete := len(shown) == len(unseen) && len(view.Clipped) == 0
+	span := formatRanges(unseen)
+	e := &Error{Code: CodeLinesUnseen, Details: Details{Lines: unseen, Content: view.Content, LiveTag: string(g.live.Tag()), Merged: complete}}
+	if complete {
+		snap.Seen.Union(view.Seen)
+		e.Message = fmt.Sprintf("line(s) %s were never shown to you; their content is below and now counts as shown: check that your ops fit it, then send the same call again", span)
+		return e
+	}
+	lo, hi := unseen[0], unseen[len(unseen)-1]
+	e.Message = fmt.Sprintf("line(s) %s were never shown to you (%d lines; at most %d are revealed here, rows clipped at %d characters, so none counts as shown): read them with offset %d and limit %d, then retry",
+		span, len(unseen), MaxRevealLines, MaxRevealChars, lo, hi-lo+1)
+	return e
+}
+
+// opLines lists the line numbers the ops name, as written.
+func (g *gate) opLines() []int {
+	var lines []int
+	for _, op := range g.patch.Ops {
+		switch op.Loc.Kind {
+		case LocRange:
+			lines = append(lines, op.Loc.N, op.Loc.M)
+		case LocBlock, LocBefore, LocAfter, LocAfterBlock:
+			lines = append(lines, op.Loc.N)
+		}
+	}
+	return sortedUnique(lines)
+}
+
+// around renders the live lines near each anchor and records them as
+// shown, so one honest retry needs no extra read.
+func (g *gate) around() (string, []int) {
+	live := g.live
+	var rows []int
+	var set LineSet
+	for _, a := range g.opLines() {
+		set.AddRange(max(1, a-DriftContextLines), min(live.Len(), a+DriftContextLines))
+	}
+	for _, sp := range set.spans {
+		for l := sp.lo; l <= sp.hi && len(rows) < 4*MaxRevealLines; l++ {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) == 0 {
+		rows = make([]int, 0, 2*DriftContextLines+1)
+		for l := 1; l <= min(live.Len(), 2*DriftContextLines+1); l++ {
+			rows = append(rows, l)
+		}
+	}
+	view := RenderRows(g.req.Display, live, rows, MaxRevealChars)
+	g.s.store.Record(g.req.Path, live, view.Seen)
+	return view.Content, rows
+}
+
+// reject is branch D.
+func (g *gate) reject(versions []*Snapshot, collision bool) *Error {
+	content, rows := g.around()
+	live := g.live.Tag()
+	why := fmt.Sprintf("%s changed since your read: tag %s no longer matches (the file's tag is %s now)", g.req.Display, g.tag, live)
+	if collision {
+		why = fmt.Sprintf("%s changed since your read: its tag is still %s, but the text is not the text you read under that tag", g.req.Display, g.tag)
+	}
+	return &Error{Code: CodeTagMismatch, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},
+		Message: fmt.Sprintf("%s; the lines around your anchors as they are now are below (%s) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again",
+			why, rowSpan(rows), live)}
+}
+
+// unknown is the stale-tag failure when the session never recorded the tag.
+func (g *gate) unknown() *Error {
+	content, rows := g.around()
+	live := g.live.Tag()
+	return &Error{Code: CodeTagUnknown, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},
+		Message: fmt.Sprintf("this session has no read of %s under tag %s (the file's tag is %s): the lines around your anchors are below (%s) and count as read; rebuild the ops against tag %s and these line numbers, or read the file first",
+			g.req.Display, g.tag, live, rowSpan(rows), live)}
+}
+
+func rowSpan(rows []int) string {
+	if len(rows) == 0 {
+		return "the file is empty"
+	}
+	return "lines " + formatRanges(rows)
+}
+
+func sortedUnique(xs []int) []int {
+	var s LineSet
+	for _, x := range xs {
+		s.Add(x)
+	}
+	out := make([]int, 0, len(xs))
+	for _, sp := range s.spans {
+		for l := sp.lo; l <= sp.hi; l++ {
+			out = append(out, l)
+		}
+	}
+	return out
+}

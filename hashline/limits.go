@@ -1,0 +1,31 @@
+package hashline
+
+// Bounds of §4.4 and §12. They are constants, not settings: every one of them
+// protects either the model from a blind write or the process from memory
+// growth, and the contract fixes their values.
+const (
+	MaxLineChars = 16384 // read clips longer lines and leaves them out of seen_lines
+
+	MaxPathsPerSession   = 64
+	MaxVersionsPerPath   = 4
+	MaxSessionTextBytes  = 8 << 20
+	MaxRetainedFileBytes = 2 << 20
+
+	MaxOpsBytes     = 256 << 10
+	MaxOpsPerCall   = 200
+	MaxIRLines      = 100000
+	MaxRevealLines  = 40
+	MaxRevealChars  = 512
+	MaxCaptureLines = 4096
+	MaxCaptureBytes = 1 << 20
+	MaxRegisters    = 16
+	MaxBlockParse   = 4 << 20
+
+	// MaxRepeatAttempts is the count at which the repeat guard ends the turn
+	// (§9.3: the third counted failure stops it).
+	MaxRepeatAttempts = 3
+
+	// DriftContextLines is how many live lines a tag-mismatch error shows on
+	// each side of an anchor.
+	DriftContextLines = 2
+)

@@ -1,0 +1,499 @@
+package hashline
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// LocKind is the shape of a locator (§7.1).
+type LocKind int
+
+const (
+	LocRange      LocKind = iota + 1 // N.=M
+	LocBlock                         // N*
+	LocBefore                        // <N
+	LocAfter                         // >N
+	LocEnd                           // >$
+	LocAfterBlock                    // >N*
+)
+
+// Locator names lines or a gap of the tagged snapshot.
+type Locator struct {
+	Kind LocKind
+	N, M int // M is set for LocRange only
+}
+
+func (l Locator) String() string {
+	switch l.Kind {
+	case LocRange:
+		return fmt.Sprintf("%d.=%d", l.N, l.M)
+	case LocBlock:
+		return fmt.Sprintf("%d*", l.N)
+	case LocBefore:
+		return fmt.Sprintf("<%d", l.N)
+	case LocAfter:
+		return fmt.Sprintf(">%d", l.N)
+	case LocEnd:
+		return ">$"
+	case LocAfterBlock:
+		return fmt.Sprintf(">%d*", l.N)
+	}
+	return "?"
+}
+
+// isGap reports whether the locator names a gap rather than lines.
+func (l Locator) isGap() bool {
+	return l.Kind == LocBefore || l.Kind == LocAfter || l.Kind == LocEnd || l.Kind == LocAfterBlock
+}
+
+// OpKind is the verb of an op.
+type OpKind int
+
+const (
+	OpPut   OpKind = iota + 1 // PUT with a body: replace or insert
+	OpPaste                   // PUT without a colon: paste a register
+	OpCut                     // CUT: delete and capture
+	OpRem                     // REM: delete the file
+	OpMove                    // MV: rename after the other ops
+)
+
+// Op is one parsed operation.
+type Op struct {
+	Kind     OpKind
+	Loc      Locator
+	Register string   // "" is the anonymous register
+	Body     []string // OpPut only: the final text of each row
+	Dest     string   // OpMove only
+	Index    int      // 1-based position in the call
+	Line     int      // line of the header in the ops text
+	Text     string   // the header as written
+}
+
+// Canonical spells the op's header the way the grammar does.
+func (o *Op) Canonical() string {
+	reg := ""
+	if o.Register != "" {
+		reg = " @" + o.Register
+	}
+	switch o.Kind {
+	case OpPut:
+		return "PUT " + o.Loc.String() + ":"
+	case OpPaste:
+		return "PUT " + o.Loc.String() + reg
+	case OpCut:
+		return "CUT " + o.Loc.String() + reg
+	case OpRem:
+		return "REM"
+	case OpMove:
+		return "MV " + o.Dest
+	}
+	return o.Text
+}
+
+// Patch is a parsed ops argument.
+type Patch struct {
+	// HeaderPath and HeaderTag are set when ops began with [path#TAG].
+	HeaderPath string
+	HeaderTag  Tag
+	Ops        []Op
+	Warnings   []Warning
+}
+
+// Warning is a note about something the server did on the caller's behalf.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Warning kinds.
+const (
+	WarnSpelling  = "spelling"
+	WarnDrift     = "drift"
+	WarnRecovered = "recovered"
+	WarnStripped  = "stripped"
+	WarnLanded    = "landed"
+	WarnPath      = "path"
+)
+
+// Parse reads the ops argument of an edit (§7). It checks only the text: line
+// numbers are checked against the file when the ops are lowered.
+func Parse(ops string) (*Patch, error) {
+	if len(ops) > MaxOpsBytes {
+		return nil, &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Limit: MaxOpsBytes},
+			Message: fmt.Sprintf("ops is %d bytes, over the %d-byte limit: split the change into several edit calls, re-reading between them", len(ops), MaxOpsBytes)}
+	}
+	p := &parser{patch: &Patch{}}
+	if err := p.parse(ops); err != nil {
+		return nil, err
+	}
+	return p.patch, nil
+}
+
+type parser struct {
+	patch *Patch
+	cur   *Op // the PUT whose body rows are being read
+	line  int
+	ended bool // a blank line closed cur's body
+}
+
+func (p *parser) parse(src string) error {
+	lines := splitLines(src)
+	for i, l := range lines {
+		p.line = i + 1
+		if h := strings.TrimRight(l, " \t"); i == 0 && headerRe.MatchString(h) {
+			j := strings.LastIndexByte(h, '#')
+			p.patch.HeaderPath, p.patch.HeaderTag = h[1:j], Tag(strings.ToUpper(h[j+1:len(h)-1]))
+			continue
+		}
+		if err := p.parseLine(l); err != nil {
+			return err
+		}
+	}
+	if err := p.closeBody(); err != nil {
+		return err
+	}
+	ops := p.patch.Ops
+	if len(ops) == 0 {
+		return parseErr(0, "", "ops holds no operation: write at least one header such as PUT 3.=3: followed by +new text, or CUT 3.=4")
+	}
+	if len(ops) > MaxOpsPerCall {
+		return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Limit: MaxOpsPerCall},
+			Message: fmt.Sprintf("ops holds %d operations, over the limit of %d per call: split the change into several edit calls, re-reading between them", len(ops), MaxOpsPerCall)}
+	}
+	moves := 0
+	for i := range ops {
+		switch ops[i].Kind {
+		case OpRem:
+			if len(ops) > 1 {
+				return parseErr(ops[i].Index, ops[i].Text, "REM deletes the whole file and stands alone in its call: send REM by itself, or drop it and keep the other ops")
+			}
+		case OpMove:
+			moves++
+			if moves > 1 {
+				return parseErr(ops[i].Index, ops[i].Text, "a call may move the file once: keep one MV line")
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parser) parseLine(l string) error {
+	if strings.TrimSpace(l) == "" {
+		if p.cur != nil {
+			p.ended = true
+		}
+		return nil
+	}
+	switch l[0] {
+	case '+':
+		return p.bodyRow(l[1:])
+	case '-':
+		if p.cur != nil && !p.ended {
+			return parseErr(p.cur.Index, p.cur.Text, fmt.Sprintf("line %d of ops is a -old row; there are none: the range of %s already removes the old lines, so list only the new text as + rows (a literal leading - is written +-)", p.line, p.cur.Canonical()))
+		}
+	}
+	if err := p.closeBody(); err != nil {
+		return err
+	}
+	op, warn, err := p.header(l)
+	if err != nil {
+		return err
+	}
+	if warn != "" {
+		p.patch.Warnings = append(p.patch.Warnings, Warning{Kind: WarnSpelling, Message: warn})
+	}
+	p.patch.Ops = append(p.patch.Ops, op)
+	if op.Kind == OpPut {
+		p.cur = &p.patch.Ops[len(p.patch.Ops)-1]
+		p.ended = false
+	}
+	return nil
+}
+
+func (p *parser) bodyRow(text string) error {
+	if p.cur != nil && !p.ended {
+		p.cur.Body = append(p.cur.Body, text)
+		return nil
+	}
+	if len(p.patch.Ops) == 0 {
+		return parseErr(0, "", fmt.Sprintf("line %d of ops is a + row before any header: start with a header such as PUT 3.=3: or PUT >3:, then the + rows", p.line))
+	}
+	last := &p.patch.Ops[len(p.patch.Ops)-1]
+	switch {
+	case p.cur != nil:
+		return parseErr(p.cur.Index, p.cur.Text, fmt.Sprintf("line %d of ops is a + row after a blank line; blank lines end a body: remove the blank line, and write an empty line of content as a bare +", p.line))
+	case last.Kind == OpPaste && last.Register != "":
+		return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Op: last.Index, OpText: last.Text},
+			Message: fmt.Sprintf("op %d (%s) pastes register @%s and takes no body rows: drop the + rows, or write PUT %s: with the rows to insert text instead", last.Index, last.Text, last.Register, last.Loc)}
+	case last.Kind == OpPaste:
+		return parseErr(last.Index, last.Text, missingColonHint(last.Loc))
+	case last.Kind == OpCut:
+		return parseErr(last.Index, last.Text, fmt.Sprintf("CUT takes no body rows: to replace lines write PUT %s: followed by the + rows", last.Loc))
+	default:
+		return parseErr(last.Index, last.Text, fmt.Sprintf("%s takes no body rows: drop the + rows", last.Canonical()))
+	}
+}
+
+// closeBody ends the current PUT; a PUT with no rows is refused, because an
+// empty PUT is never a delete.
+func (p *parser) closeBody() error {
+	if p.cur == nil {
+		return nil
+	}
+	op := p.cur
+	p.cur = nil
+	if len(op.Body) > 0 {
+		return nil
+	}
+	if op.Loc.isGap() {
+		return parseErr(op.Index, op.Text, fmt.Sprintf("%s has no + rows: list the lines to insert under it, one +text per line", op.Canonical()))
+	}
+	return parseErr(op.Index, op.Text, fmt.Sprintf("%s has no + rows, and an empty PUT is never a delete: to delete the lines write CUT %s", op.Canonical(), op.Loc))
+}
+
+func missingColonHint(l Locator) string {
+	return fmt.Sprintf("a PUT with body rows must end its header with :, for example PUT %s:", l)
+}
+
+func parseErr(index int, text, msg string) *Error {
+	if index > 0 {
+		msg = fmt.Sprintf("op %d (%s): %s", index, clip(text, 80), msg)
+	}
+	return &Error{Code: CodeParseFailed, Message: msg, Details: Details{Op: index, OpText: text}}
+}
+
+// header parses one header line.
+func (p *parser) header(l string) (Op, string, error) {
+	op := Op{Index: len(p.patch.Ops) + 1, Line: p.line, Text: l}
+	s := strings.TrimRight(l, " \t")
+	fail := func(msg string) (Op, string, error) { return op, "", parseErr(op.Index, l, msg) }
+
+	if s[0] == ' ' || s[0] == '\t' {
+		return fail(fmt.Sprintf("headers start in column 1: write %q", strings.TrimSpace(s)))
+	}
+	verb, rest, _ := strings.Cut(s, " ")
+	switch verb {
+	case "PUT":
+		return p.put(op, rest, fail)
+	case "CUT":
+		loc, reg, colon, alt, err := locatorAndRest(rest)
+		if err != nil {
+			return fail(err.Error())
+		}
+		if colon {
+			return fail(fmt.Sprintf("CUT takes no colon and no body: write CUT %s; to replace the lines write PUT %s: with + rows", loc, loc))
+		}
+		if loc.isGap() {
+			return fail(fmt.Sprintf("CUT needs lines, not a gap: write CUT N.=M or CUT N*, not CUT %s", loc))
+		}
+		op.Kind, op.Loc, op.Register = OpCut, loc, reg
+		return op, spellingWarning(op, alt), nil
+	case "REM":
+		if rest != "" || s != "REM" {
+			return fail("REM takes nothing after it: write REM alone to delete the file")
+		}
+		op.Kind = OpRem
+		return op, "", nil
+	case "MV":
+		dest, err := parseDest(rest)
+		if err != nil {
+			return fail(err.Error())
+		}
+		op.Kind, op.Dest = OpMove, dest
+		return op, "", nil
+	}
+	// A locator with its colon but no verb can only be a PUT.
+	if loc, reg, colon, _, err := locatorAndRest(s); err == nil && colon && reg == "" {
+		op.Kind, op.Loc = OpPut, loc
+		return op, fmt.Sprintf("read %q as %s; write the PUT verb", s, op.Canonical()), nil
+	}
+	switch strings.ToUpper(verb) {
+	case "PUT", "CUT", "REM", "MV":
+		return fail(fmt.Sprintf("ops are upper case: write %s%s", strings.ToUpper(verb), strings.TrimPrefix(s, verb)))
+	}
+	if prefixRe.MatchString(s) {
+		return fail("this looks like a read row (N:text); edits do not restate lines: name them in a header such as PUT 3.=3: and give the new text as + rows")
+	}
+	return fail(fmt.Sprintf("%q is not an op: headers are PUT N.=M:, PUT <N:, PUT >N:, PUT >$:, CUT N.=M, REM, MV DEST, and every new line is a + row under a PUT", clip(verb, 20)))
+}
+
+func (p *parser) put(op Op, rest string, fail func(string) (Op, string, error)) (Op, string, error) {
+	loc, reg, colon, alt, err := locatorAndRest(rest)
+	if err != nil {
+		if n, perr := strconv.Atoi(strings.TrimSuffix(rest, ":")); perr == nil && n > 0 && strings.HasSuffix(rest, ":") {
+			return fail(fmt.Sprintf("PUT %d: names no range: write PUT %d.=%d: to replace line %d, or PUT <%d: / PUT >%d: to insert around it", n, n, n, n, n, n))
+		}
+		return fail(err.Error())
+	}
+	switch {
+	case colon && reg != "":
+		return fail(fmt.Sprintf("a register paste takes no colon: write PUT %s @%s", loc, reg))
+	case colon:
+		op.Kind, op.Loc = OpPut, loc
+	case reg == "" && !loc.isGap():
+		return fail(missingColonHint(loc) + fmt.Sprintf("; to paste a register over the lines write PUT %s @name", loc))
+	default:
+		op.Kind, op.Loc, op.Register = OpPaste, loc, reg
+	}
+	return op, spellingWarning(op, alt), nil
+}
+
+// spellingWarning names the canonical form when a locator used an accepted
+// alternate spelling.
+func spellingWarning(op Op, alt bool) string {
+	if !alt {
+		return ""
+	}
+	return fmt.Sprintf("read %q as %s; write ranges as N.=M", op.Text, op.Canonical())
+}
+
+// locatorAndRest parses "locator[:]" or "locator @reg".
+func locatorAndRest(s string) (loc Locator, reg string, colon, alt bool, err error) {
+	body := s
+	if at := strings.IndexByte(s, '@'); at >= 0 {
+		if at == 0 || s[at-1] != ' ' {
+			return loc, "", false, false, fmt.Errorf("a register follows the locator after one space, as in PUT >3 @name")
+		}
+		body, reg = s[:at-1], s[at+1:]
+		if err := checkRegister(reg); err != nil {
+			return loc, "", false, false, err
+		}
+	}
+	if strings.HasSuffix(body, ":") {
+		colon = true
+		body = body[:len(body)-1]
+	}
+	loc, alt, err = parseLocator(body)
+	if err == nil && colon && reg == "" && strings.Contains(s, ": ") {
+		err = fmt.Errorf("put the new text on the rows below the header, each as +text")
+	}
+	if err == nil && !colon && reg == "" && strings.ContainsAny(body, " \t") {
+		err = fmt.Errorf("unexpected text after the locator")
+	}
+	return loc, reg, colon, alt, err
+}
+
+func checkRegister(r string) error {
+	if len(r) == 0 || len(r) > 32 {
+		return fmt.Errorf("register names are 1 to 32 characters of A-Z a-z 0-9 _ -, as in @fn")
+	}
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return fmt.Errorf("register @%s has a character outside A-Z a-z 0-9 _ -: rename it, as in @fn", clip(r, 40))
+		}
+	}
+	return nil
+}
+
+// parseLocator parses one locator. Besides the grammar it accepts exactly
+// the range spellings N-M and N..M (see alternates in describe).
+func parseLocator(s string) (loc Locator, alt bool, err error) {
+	if s == "" {
+		return Locator{}, false, fmt.Errorf("a locator is missing: write N.=M (lines), <N or >N (gaps), >$ (end of file), or N* (a block)")
+	}
+	switch {
+	case s == ">$":
+		return Locator{Kind: LocEnd}, false, nil
+	case s == "<$" || s == "$":
+		return Locator{}, false, fmt.Errorf("$ only appears as >$, the end of the file")
+	case s[0] == '<' || s[0] == '>':
+		block := strings.HasSuffix(s, "*")
+		n, err := parseLineNumber(strings.TrimSuffix(s[1:], "*"))
+		if err != nil {
+			return Locator{}, false, err
+		}
+		switch {
+		case s[0] == '<' && block:
+			return Locator{}, false, fmt.Errorf("<N* is not a locator: write >N* to insert after the block at line N, or <%d to insert before line %d", n, n)
+		case s[0] == '<':
+			return Locator{Kind: LocBefore, N: n}, false, nil
+		case block:
+			return Locator{Kind: LocAfterBlock, N: n}, false, nil
+		}
+		return Locator{Kind: LocAfter, N: n}, false, nil
+	case strings.HasSuffix(s, "*"):
+		n, err := parseLineNumber(s[:len(s)-1])
+		if err != nil {
+			return Locator{}, false, err
+		}
+		return Locator{Kind: LocBlock, N: n}, false, nil
+	}
+	for _, sep := range []string{".=", "..", "-"} {
+		a, b, ok := strings.Cut(s, sep)
+		if !ok {
+			continue
+		}
+		n, err := parseLineNumber(a)
+		if err != nil {
+			return Locator{}, false, err
+		}
+		if b == "$" {
+			return Locator{}, false, fmt.Errorf("a range ends at a line number, not $: read the file's length from its last read row")
+		}
+		m, err := parseLineNumber(b)
+		if err != nil {
+			return Locator{}, false, err
+		}
+		return Locator{Kind: LocRange, N: n, M: m}, sep != ".=", nil
+	}
+	if _, err := parseLineNumber(s); err == nil {
+		return Locator{}, false, fmt.Errorf("%s names no range: write %s.=%s for one line", s, s, s)
+	}
+	return Locator{}, false, fmt.Errorf("%q is not a locator: write N.=M (lines), <N or >N (gaps), >$ (end of file), or N* (a block)", clip(s, 30))
+}
+
+func parseLineNumber(s string) (int, error) {
+	if s == "" {
+		return 0, fmt.Errorf("a line number is missing")
+	}
+	if s == "0" {
+		return 0, fmt.Errorf("line numbers start at 1: the file head is <1")
+	}
+	if s[0] == '0' {
+		return 0, fmt.Errorf("line number %q has a leading zero: write %s", s, strings.TrimLeft(s, "0"))
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, fmt.Errorf("%q is not a line number", clip(s, 20))
+		}
+	}
+	if len(s) > 9 {
+		return 0, fmt.Errorf("line number %s is out of range", clip(s, 20))
+	}
+	return strconv.Atoi(s)
+}
+
+// parseDest reads MV's destination: a bare path without spaces, or a
+// double-quoted Go string.
+func parseDest(s string) (string, error) {
+	if s == "" {
+		return "", fmt.Errorf("MV needs a destination: write MV new/path.ext")
+	}
+	if s[0] == '"' {
+		d, err := strconv.Unquote(s)
+		if err != nil || d == "" {
+			return "", fmt.Errorf("MV's quoted destination is not a valid quoted string: write MV \"dir/name with spaces.ext\"")
+		}
+		return d, nil
+	}
+	if strings.ContainsAny(s, " \t") {
+		return "", fmt.Errorf("a destination with spaces is quoted: write MV %q", s)
+	}
+	return s, nil
+}
+
+// splitLines splits ops text on LF, CRLF and CR, the same endings as Text,
+// so no body row can smuggle a line break into the file.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	t := indexText(s)
+	out := make([]string, t.Len())
+	for i := range out {
+		out[i] = t.Line(i + 1)
+	}
+	return out
+}

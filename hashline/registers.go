@@ -1,0 +1,52 @@
+package hashline
+
+// Registers holds a session's named registers (§7.5): captured lines, not
+// live references, at most MaxRegisters of them, the coldest evicted first.
+// The anonymous register is not here: it lives for one call.
+type Registers struct {
+	named map[string]*register
+	clock uint64
+}
+
+type register struct {
+	lines []string
+	used  uint64
+}
+
+// NewRegisters returns an empty register file.
+func NewRegisters() *Registers { return &Registers{named: map[string]*register{}} }
+
+// Get returns the lines in register name.
+func (r *Registers) Get(name string) ([]string, bool) {
+	reg, ok := r.named[name]
+	if !ok {
+		return nil, false
+	}
+	r.clock++
+	reg.used = r.clock
+	return reg.lines, true
+}
+
+// Set stores lines in register name, evicting the coldest register when the
+// file is full.
+func (r *Registers) Set(name string, lines []string) {
+	r.clock++
+	if reg, ok := r.named[name]; ok {
+		reg.lines, reg.used = lines, r.clock
+		return
+	}
+	if len(r.named) >= MaxRegisters {
+		var cold string
+		var used uint64
+		for n, reg := range r.named {
+			if cold == "" || reg.used < used {
+				cold, used = n, reg.used
+			}
+		}
+		delete(r.named, cold)
+	}
+	r.named[name] = &register{lines: lines, used: r.clock}
+}
+
+// Len is the number of named registers held.
+func (r *Registers) Len() int { return len(r.named) }

@@ -1,0 +1,174 @@
+package hashline
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Header returns the section header "[path#TAG]" (§5.1).
+func Header(display string, tag Tag) string { return "[" + display + "#" + string(tag) + "]" }
+
+// View is a rendered window of a file: the header, then one "N:text" row per
+// line, numbered as in the file.
+type View struct {
+	Content string
+	// Seen holds the rows displayed in full; clipped rows are left out
+	// (§4.3), because the model never saw their tails.
+	Seen *LineSet
+	// First and Last are the window's lines (Last < First when empty).
+	First, Last int
+	// Clipped lists rows cut at the width limit.
+	Clipped []int
+}
+
+// RenderWindow renders lines first..first+limit-1 of t (clamped to the file)
+// under its header, clipping rows at MaxLineChars characters.
+func RenderWindow(display string, t *Text, first, limit int) View {
+	last := min(t.Len(), first+limit-1)
+	v := View{First: first, Last: last, Seen: &LineSet{}}
+	var b strings.Builder
+	size := len(display) + 8
+	if last >= first {
+		size += t.starts[last] - t.starts[first-1] + (last-first+1)*(digits(last)+1)
+	}
+	b.Grow(size)
+	b.WriteString(Header(display, t.Tag()))
+	b.WriteByte('\n')
+	runStart := first
+	for n := first; n <= last; n++ {
+		if appendRow(&b, n, t.Line(n), MaxLineChars) {
+			v.Clipped = append(v.Clipped, n)
+			v.Seen.AddRange(runStart, n-1)
+			runStart = n + 1
+		}
+	}
+	v.Seen.AddRange(runStart, last)
+	v.Content = b.String()
+	return v
+}
+
+// RenderRows renders the given lines of t (ascending, 1-based) under its
+// header, as grep shows its matches, clipping at width characters.
+func RenderRows(display string, t *Text, lines []int, width int) View {
+	v := View{Seen: &LineSet{}}
+	if len(lines) > 0 {
+		v.First, v.Last = lines[0], lines[len(lines)-1]
+	}
+	var b strings.Builder
+	b.WriteString(Header(display, t.Tag()))
+	b.WriteByte('\n')
+	for _, n := range lines {
+		if appendRow(&b, n, t.Line(n), width) {
+			v.Clipped = append(v.Clipped, n)
+		} else {
+			v.Seen.Add(n)
+		}
+	}
+	v.Content = b.String()
+	return v
+}
+
+// appendRow writes "N:line\n", cutting the line after width characters; it
+// reports whether it cut.
+func appendRow(b *strings.Builder, n int, line string, width int) bool {
+	var num [20]byte
+	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+	b.WriteByte(':')
+	cut, total := clipAt(line, width)
+	b.WriteString(line[:cut])
+	if cut < len(line) {
+		fmt.Fprintf(b, " … [line %d clipped: %d of %d characters shown]", n, width, total)
+	}
+	b.WriteByte('\n')
+	return cut < len(line)
+}
+
+// clipAt returns the byte length of the first width characters of s, and
+// the character count of s when it is longer than width.
+func clipAt(s string, width int) (cut, total int) {
+	if len(s) <= width {
+		return len(s), 0
+	}
+	chars := 0
+	for i := range s {
+		if chars == width {
+			return i, utf8.RuneCountInString(s)
+		}
+		chars++
+	}
+	return len(s), 0
+}
+
+// clip shortens s to at most n characters for messages.
+func clip(s string, n int) string {
+	cut, _ := clipAt(s, n)
+	if cut < len(s) {
+		return s[:cut] + "…"
+	}
+	return s
+}
+
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
+}
+
+var (
+	headerRe = regexp.MustCompile(`^\[[^\[\]\n]+#[0-9A-Fa-f]{4}\]$`)
+	prefixRe = regexp.MustCompile(`^([1-9][0-9]*):`)
+)
+
+// StripPasted removes what a model copies from read output into content it
+// writes (§5.3): a leading [path#TAG] header, and "N:" prefixes when every
+// line carries one and they count up by one. Anything less regular is left
+// alone, because a line that merely starts with digits and a colon is
+// content. It returns a warning for each thing it removed.
+func StripPasted(content string) (string, []string) {
+	var warnings []string
+	first, rest, found := strings.Cut(content, "\n")
+	if headerRe.MatchString(strings.TrimSuffix(first, "\r")) {
+		warnings = append(warnings, fmt.Sprintf("removed the pasted header %s from the first line; content is the file's text only", strings.TrimSuffix(first, "\r")))
+		if !found {
+			rest = ""
+		}
+		content = rest
+	}
+	if stripped, ok := stripNumbers(content); ok {
+		warnings = append(warnings, "removed the N: line-number prefixes copied from read output; content is the file's text only")
+		content = stripped
+	}
+	return content, warnings
+}
+
+func stripNumbers(content string) (string, bool) {
+	if content == "" {
+		return "", false
+	}
+	lines := strings.SplitAfter(content, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	want := -1
+	var b strings.Builder
+	b.Grow(len(content))
+	for _, l := range lines {
+		m := prefixRe.FindStringSubmatch(l)
+		if m == nil {
+			return "", false
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil || (want >= 0 && n != want) {
+			return "", false
+		}
+		want = n + 1
+		b.WriteString(l[len(m[0]):])
+	}
+	return b.String(), true
+}

@@ -1,0 +1,142 @@
+package hashline
+
+import "sync"
+
+// MaxSessions is how many sessions a server holds; the coldest goes first.
+const MaxSessions = 32
+
+// Session is what one assistant accumulates: the snapshots it was shown,
+// its named registers, and its repeat guard (DESIGN §3). Its methods are
+// safe for concurrent use.
+type Session struct {
+	// Mutation serializes one session's edits from gate to commit (§13.3),
+	// so no record can slip between a validation and its write. The edge
+	// holds it across its write; the core never takes it.
+	Mutation sync.Mutex
+
+	mu    sync.Mutex // guards the three below
+	store *Store
+	regs  *Registers
+	guard *Guard
+	used  uint64 // recency in Sessions
+}
+
+// NewSession returns a session that has seen nothing.
+func NewSession() *Session {
+	return &Session{store: NewStore(), regs: NewRegisters(), guard: NewGuard()}
+}
+
+// Read renders lines first..first+limit-1 of t and records them as shown.
+func (s *Session) Read(path, display string, t *Text, first, limit int) View {
+	v := RenderWindow(display, t, first, limit)
+	s.Record(path, t, v.Seen)
+	return v
+}
+
+// Record notes that the lines in seen of t were displayed in full.
+func (s *Session) Record(path string, t *Text, seen *LineSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.store.Record(path, t, seen)
+}
+
+// Forget drops what the session holds about path.
+func (s *Session) Forget(path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.store.Forget(path)
+}
+
+// Fail counts a failed mutation of path in turn against the repeat guard;
+// it may mark err terminal (§9.3).
+func (s *Session) Fail(path, turn, kind string, err *Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.guard.Fail(path, turn, kind, err)
+}
+
+// Commit records what an edit's write left in the file: landed is the text
+// the file holds now, recorded at path with every line seen, because the
+// session authored it (§4.3). It also keeps the call's named captures and
+// clears the path's repeat count. For REM, landed is nil.
+func (s *Session) Commit(p *Plan, path string, landed *Text) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, lines := range p.captures {
+		s.regs.Set(name, lines)
+	}
+	s.guard.Succeed(p.Path)
+	if p.Path != path || landed == nil {
+		s.store.Forget(p.Path)
+	}
+	if landed != nil {
+		s.store.Record(path, landed, FullLineSet(landed.Len()))
+	}
+}
+
+// Snapshots returns the versions recorded for path, newest first. The
+// snapshots must not be modified.
+func (s *Session) Snapshots(path string) []*Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Snapshot(nil), s.store.Versions(path)...)
+}
+
+// Sessions holds the sessions of a server by name, at most MaxSessions.
+type Sessions struct {
+	mu    sync.Mutex
+	m     map[string]*Session
+	clock uint64
+}
+
+// NewSessions returns an empty set.
+func NewSessions() *Sessions { return &Sessions{m: map[string]*Session{}} }
+
+// Get returns the named session, creating it, and dropping the coldest
+// session when the set is full.
+func (ss *Sessions) Get(name string) *Session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.clock++
+	if s, ok := ss.m[name]; ok {
+		s.used = ss.clock
+		return s
+	}
+	if len(ss.m) >= MaxSessions {
+		var cold string
+		var used uint64
+		for n, s := range ss.m {
+			if cold == "" || s.used < used {
+				cold, used = n, s.used
+			}
+		}
+		delete(ss.m, cold)
+	}
+	s := NewSession()
+	s.used = ss.clock
+	ss.m[name] = s
+	return s
+}
+
+// End drops the named session; it reports whether there was one.
+func (ss *Sessions) End(name string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	_, ok := ss.m[name]
+	delete(ss.m, name)
+	return ok
+}
+
+// Clear drops every session, as a workspace change requires (DESIGN §2).
+func (ss *Sessions) Clear() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	clear(ss.m)
+}
+
+// Len is the number of sessions held.
+func (ss *Sessions) Len() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return len(ss.m)
+}
