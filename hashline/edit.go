@@ -197,6 +197,11 @@ func (g *gate) build(t *Text, snap *Snapshot) (*Plan, error) {
 	}
 	p.Edits = t.Edits(p.Hunks)
 	p.New = NewText(ApplyEdits(t.Raw(), p.Edits))
+	// Hunks can cancel out (one op inserts a line that another deletes
+	// further on), so the text decides, as the model would read it.
+	if !p.Remove && p.Move == "" && p.New.Digest() == t.Digest() && p.New.Normalized() == t.Normalized() {
+		return nil, g.noChange(prog)
+	}
 	return p, nil
 }
 
@@ -241,8 +246,8 @@ func (g *gate) provenance(prog *program, snap *Snapshot) error {
 		return e
 	}
 	lo, hi := unseen[0], unseen[len(unseen)-1]
-	e.Message = fmt.Sprintf("line(s) %s were never shown to you (%d lines; at most %d are revealed here, rows clipped at %d characters, so none counts as shown): read them with offset %d and limit %d, then retry",
-		span, len(unseen), MaxRevealLines, MaxRevealChars, lo, hi-lo+1)
+	e.Message = fmt.Sprintf("line(s) %s were never shown to you (%s; at most %d are revealed here, rows clipped at %d characters, so none counts as shown): read them with offset %d and limit %d, then retry",
+		span, lineCount(len(unseen)), MaxRevealLines, MaxRevealChars, lo, hi-lo+1)
 	return e
 }
 

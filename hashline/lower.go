@@ -28,7 +28,9 @@ type ir struct {
 	hi   int    // irCut and span irPaste last line
 	text string // irInsert
 	reg  string
-	span bool // irPaste over lo..hi rather than at gap
+	// span marks an irPaste over lo..hi rather than at gap, and an irInsert
+	// that replaces the lines after its gap instead of joining the gap.
+	span bool
 }
 
 // BlockResolver finds the syntactic block that opens at line (1-based) of
@@ -101,7 +103,7 @@ func lower(t *Text, path string, ops []Op, blocks BlockResolver) (*program, erro
 		switch op.Kind {
 		case OpPut:
 			for _, row := range op.Body {
-				p.edits = append(p.edits, ir{kind: irInsert, op: i, gap: gap, text: row})
+				p.edits = append(p.edits, ir{kind: irInsert, op: i, gap: gap, text: row, span: loc.Kind == LocRange})
 			}
 			if loc.Kind == LocRange {
 				for l := loc.N; l <= loc.M; l++ {
@@ -301,7 +303,7 @@ func (p *program) expand(cb *clipboard) ([]ir, error) {
 				return nil, err
 			}
 			for _, l := range lines {
-				out = append(out, ir{kind: irInsert, op: e.op, gap: e.gap, text: l})
+				out = append(out, ir{kind: irInsert, op: e.op, gap: e.gap, text: l, span: e.span})
 			}
 			// Deletes only after the read succeeded, so an empty register
 			// leaves no orphan deletes (§8.3).
@@ -327,7 +329,7 @@ func checkCapture(op *Op, lines []string) error {
 	}
 	if len(lines) > MaxCaptureLines || size > MaxCaptureBytes {
 		return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Op: op.Index, OpText: op.Text, Limit: MaxCaptureLines},
-			Message: fmt.Sprintf("op %d (%s) captures %d lines (%d bytes), over the register limit of %d lines or %d MiB: cut the block in smaller pieces over several calls", op.Index, clip(op.Text, 60), len(lines), size, MaxCaptureLines, MaxCaptureBytes>>20)}
+			Message: fmt.Sprintf("op %d (%s) captures %s (%d bytes), over the register limit of %d lines or %d MiB: cut the block in smaller pieces over several calls", op.Index, clip(op.Text, 60), lineCount(len(lines)), size, MaxCaptureLines, MaxCaptureBytes>>20)}
 	}
 	return nil
 }
@@ -369,6 +371,7 @@ func apply(t *Text, edits []ir) []Hunk {
 	type event struct {
 		pos  int // 0-based line index the event sits before (insert) or on (delete)
 		del  bool
+		rank int // at one pos: gap inserts, then a replacement's rows, then deletes
 		seq  int
 		text string
 	}
@@ -376,19 +379,24 @@ func apply(t *Text, edits []ir) []Hunk {
 	for i, e := range edits {
 		switch e.kind {
 		case irInsert:
-			events = append(events, event{pos: e.gap, seq: i, text: e.text})
+			rank := 0
+			if e.span {
+				rank = 1
+			}
+			events = append(events, event{pos: e.gap, rank: rank, seq: i, text: e.text})
 		case irDelete:
-			events = append(events, event{pos: e.lo - 1, del: true, seq: i})
+			events = append(events, event{pos: e.lo - 1, del: true, rank: 2, seq: i})
 		}
 	}
-	// At one position inserts come before the delete of the line there, and
-	// inserts keep the order they were written in.
+	// A gap before line N lies before a replacement of N.=M whatever order
+	// the ops were written in, so <1 stays the file head; inserts at one gap
+	// keep the order they were written in.
 	sort.SliceStable(events, func(a, b int) bool {
 		ea, eb := events[a], events[b]
 		if ea.pos != eb.pos {
 			return ea.pos < eb.pos
 		}
-		return !ea.del && eb.del
+		return ea.rank < eb.rank
 	})
 	var hunks []Hunk
 	for _, ev := range events {

@@ -86,6 +86,11 @@ func (o *Op) Canonical() string {
 	case OpRem:
 		return "REM"
 	case OpMove:
+		// A destination that could not be read back bare is quoted, as
+		// parseDest requires.
+		if o.Dest == "" || o.Dest[0] == '"' || strings.ContainsAny(o.Dest, " \t\r\n") {
+			return "MV " + strconv.Quote(o.Dest)
+		}
 		return "MV " + o.Dest
 	}
 	return o.Text
@@ -192,6 +197,14 @@ func (p *parser) parseLine(l string) error {
 		if p.cur != nil && !p.ended {
 			return parseErr(p.cur.Index, p.cur.Text, fmt.Sprintf("line %d of ops is a -old row; there are none: the range of %s already removes the old lines, so list only the new text as + rows (a literal leading - is written +-)", p.line, p.cur.Canonical()))
 		}
+	case ' ', '\t':
+		// Checked before the body closes, so a context row straight under
+		// a header is not misread as an empty PUT and sent to CUT.
+		if p.cur != nil && !p.ended {
+			if msg := indentedRow(p.line, l); msg != "" {
+				return parseErr(p.cur.Index, p.cur.Text, msg)
+			}
+		}
 	}
 	if err := p.closeBody(); err != nil {
 		return err
@@ -270,6 +283,9 @@ func (p *parser) header(l string) (Op, string, error) {
 	fail := func(msg string) (Op, string, error) { return op, "", parseErr(op.Index, l, msg) }
 
 	if s[0] == ' ' || s[0] == '\t' {
+		if msg := indentedRow(p.line, s); msg != "" {
+			return fail(msg)
+		}
 		return fail(fmt.Sprintf("headers start in column 1: write %q", strings.TrimSpace(s)))
 	}
 	verb, rest, _ := strings.Cut(s, " ")
@@ -315,7 +331,26 @@ func (p *parser) header(l string) (Op, string, error) {
 	if prefixRe.MatchString(s) {
 		return fail("this looks like a read row (N:text); edits do not restate lines: name them in a header such as PUT 3.=3: and give the new text as + rows")
 	}
-	return fail(fmt.Sprintf("%q is not an op: headers are PUT N.=M:, PUT <N:, PUT >N:, PUT >$:, CUT N.=M, REM, MV DEST, and every new line is a + row under a PUT", clip(verb, 20)))
+	return fail(fmt.Sprintf("%q is not an op: use one of the headers PUT N.=M:, PUT <N:, PUT >N:, PUT >$:, CUT N.=M, REM, MV DEST, and write every new line as a + row under a PUT", clip(verb, 20)))
+}
+
+// indentedRow explains a row that starts with blanks and is not an indented
+// header: a + row off column 1, or a diff's context row. It returns "" for
+// an indented header.
+func indentedRow(line int, l string) string {
+	t := strings.TrimSpace(l)
+	if t[0] == '+' {
+		return fmt.Sprintf("line %d of ops is a + row that does not start in column 1: write %q", line, t)
+	}
+	verb, _, _ := strings.Cut(t, " ")
+	switch strings.ToUpper(verb) {
+	case "PUT", "CUT", "REM", "MV":
+		return ""
+	}
+	if _, _, colon, _, err := locatorAndRest(t); err == nil && colon {
+		return ""
+	}
+	return fmt.Sprintf("line %d of ops is a context row; there are none: drop it, since the header already names the changed lines, and write every new line as a + row (text that starts with a blank is written + followed by it)", line)
 }
 
 func (p *parser) put(op Op, rest string, fail func(string) (Op, string, error)) (Op, string, error) {
@@ -353,11 +388,21 @@ func locatorAndRest(s string) (loc Locator, reg string, colon, alt bool, err err
 	body := s
 	if at := strings.IndexByte(s, '@'); at >= 0 {
 		if at == 0 || s[at-1] != ' ' {
-			return loc, "", false, false, fmt.Errorf("a register follows the locator after one space, as in PUT >3 @name")
+			return loc, "", false, false, fmt.Errorf("put one space between the locator and the register, as in PUT >3 @name")
 		}
 		body, reg = s[:at-1], s[at+1:]
 		if err := checkRegister(reg); err != nil {
 			return loc, "", false, false, err
+		}
+	}
+	if i := strings.Index(body, ": "); i >= 0 && reg == "" {
+		if l, _, lerr := parseLocator(body[:i]); lerr == nil {
+			return l, "", true, false, fmt.Errorf("new text goes on + rows below the header, not after the colon: end the header at %s: and write each new line below it as +text", l)
+		}
+	}
+	if i := strings.IndexAny(body, " \t"); i >= 0 && reg == "" && !strings.HasSuffix(body, ":") {
+		if l, _, lerr := parseLocator(body[:i]); lerr == nil {
+			return l, "", false, false, fmt.Errorf("unexpected text %q after the locator %s: remove it; only a register may follow, as in %s @name", clip(strings.TrimSpace(body[i:]), 30), l, l)
 		}
 	}
 	if strings.HasSuffix(body, ":") {
@@ -376,7 +421,7 @@ func locatorAndRest(s string) (loc Locator, reg string, colon, alt bool, err err
 
 func checkRegister(r string) error {
 	if len(r) == 0 || len(r) > 32 {
-		return fmt.Errorf("register names are 1 to 32 characters of A-Z a-z 0-9 _ -, as in @fn")
+		return fmt.Errorf("name the register with 1 to 32 characters of A-Z a-z 0-9 _ -, as in @fn")
 	}
 	for i := 0; i < len(r); i++ {
 		c := r[i]
@@ -397,7 +442,7 @@ func parseLocator(s string) (loc Locator, alt bool, err error) {
 	case s == ">$":
 		return Locator{Kind: LocEnd}, false, nil
 	case s == "<$" || s == "$":
-		return Locator{}, false, fmt.Errorf("$ only appears as >$, the end of the file")
+		return Locator{}, false, fmt.Errorf("$ only appears as >$, the end of the file: write >$ to add lines at the end, or use the last line's number from your read")
 	case s[0] == '<' || s[0] == '>':
 		block := strings.HasSuffix(s, "*")
 		n, err := parseLineNumber(strings.TrimSuffix(s[1:], "*"))
@@ -446,21 +491,21 @@ func parseLocator(s string) (loc Locator, alt bool, err error) {
 
 func parseLineNumber(s string) (int, error) {
 	if s == "" {
-		return 0, fmt.Errorf("a line number is missing")
+		return 0, fmt.Errorf("a line number is missing: write the locator with its numbers, as in 3.=5, <3 or >3")
 	}
 	if s == "0" {
-		return 0, fmt.Errorf("line numbers start at 1: the file head is <1")
+		return 0, fmt.Errorf("line numbers start at 1: use <1 for the file head")
 	}
 	if s[0] == '0' {
 		return 0, fmt.Errorf("line number %q has a leading zero: write %s", s, strings.TrimLeft(s, "0"))
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, fmt.Errorf("%q is not a line number", clip(s, 20))
+			return 0, fmt.Errorf("%q is not a line number: write line numbers as digits, as in 3.=5", clip(s, 20))
 		}
 	}
 	if len(s) > 9 {
-		return 0, fmt.Errorf("line number %s is out of range", clip(s, 20))
+		return 0, fmt.Errorf("line number %s is out of range: use the line numbers of your read", clip(s, 20))
 	}
 	return strconv.Atoi(s)
 }

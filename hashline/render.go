@@ -27,6 +27,7 @@ type View struct {
 // RenderWindow renders lines first..first+limit-1 of t (clamped to the file)
 // under its header, clipping rows at MaxLineChars characters.
 func RenderWindow(display string, t *Text, first, limit int) View {
+	first = max(first, 1)
 	last := min(t.Len(), first+limit-1)
 	v := View{First: first, Last: last, Seen: &LineSet{}}
 	var b strings.Builder
@@ -38,12 +39,19 @@ func RenderWindow(display string, t *Text, first, limit int) View {
 	b.WriteString(Header(display, t.Tag()))
 	b.WriteByte('\n')
 	runStart := first
+	// One check of the window spares one per row: the rows are split at
+	// ASCII bytes, so they are valid UTF-8 exactly when the window is.
+	valid := last < first || utf8.ValidString(t.raw[t.starts[first-1]:t.starts[last]])
+	// Consecutive row numbers are counted up in place, not formatted anew.
+	num := strconv.AppendInt(make([]byte, 0, 20), int64(first), 10)
 	for n := first; n <= last; n++ {
-		if appendRow(&b, n, t.Line(n), MaxLineChars) {
+		b.Write(num)
+		if appendRow(&b, n, t.Line(n), MaxLineChars, valid) {
 			v.Clipped = append(v.Clipped, n)
 			v.Seen.AddRange(runStart, n-1)
 			runStart = n + 1
 		}
+		num = incDecimal(num)
 	}
 	v.Seen.AddRange(runStart, last)
 	v.Content = b.String()
@@ -60,8 +68,10 @@ func RenderRows(display string, t *Text, lines []int, width int) View {
 	var b strings.Builder
 	b.WriteString(Header(display, t.Tag()))
 	b.WriteByte('\n')
+	var num [20]byte
 	for _, n := range lines {
-		if appendRow(&b, n, t.Line(n), width) {
+		b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+		if appendRow(&b, n, t.Line(n), width, false) {
 			v.Clipped = append(v.Clipped, n)
 		} else {
 			v.Seen.Add(n)
@@ -71,12 +81,18 @@ func RenderRows(display string, t *Text, lines []int, width int) View {
 	return v
 }
 
-// appendRow writes "N:line\n", cutting the line after width characters; it
-// reports whether it cut.
-func appendRow(b *strings.Builder, n int, line string, width int) bool {
-	var num [20]byte
-	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+// appendRow writes ":line\n" after row number n, which the caller wrote,
+// cutting the line after width characters; it reports whether the row falls
+// short of the line. A line that is not valid UTF-8 falls short too: it can
+// only be shown with replacement characters, so the model never saw its
+// bytes. valid says the caller has checked that line is valid.
+func appendRow(b *strings.Builder, n int, line string, width int, valid bool) bool {
 	b.WriteByte(':')
+	if !valid && !utf8.ValidString(line) {
+		b.WriteString(clip(strings.ToValidUTF8(line, "\uFFFD"), width))
+		fmt.Fprintf(b, " … [line %d is not valid UTF-8: shown with U+FFFD, so it cannot be edited by line]\n", n)
+		return true
+	}
 	cut, total := clipAt(line, width)
 	b.WriteString(line[:cut])
 	if cut < len(line) {
@@ -109,6 +125,20 @@ func clip(s string, n int) string {
 		return s[:cut] + "…"
 	}
 	return s
+}
+
+// incDecimal adds one to the decimal number in d.
+func incDecimal(d []byte) []byte {
+	for i := len(d) - 1; i >= 0; i-- {
+		if d[i] < '9' {
+			d[i]++
+			return d
+		}
+		d[i] = '0'
+	}
+	d = append(d, '0')
+	d[0] = '1'
+	return d
 }
 
 func digits(n int) int {

@@ -231,7 +231,9 @@ type ByteEdit struct {
 // the raw text that restore everything the hunks do not name: the BOM, each
 // untouched line's own bytes and ending, the dominant ending on new lines,
 // and the final-newline state. A file that had no lines gains a final
-// newline, as a file written from scratch would.
+// newline, as a file written from scratch would. Where keeping an ending
+// would lose a line (an empty last line, a lone CR before an LF), the line
+// wins.
 func (t *Text) Edits(hunks []Hunk) []ByteEdit {
 	n := t.Len()
 	out := make([]ByteEdit, 0, len(hunks))
@@ -245,16 +247,50 @@ func (t *Text) Edits(hunks []Hunk) []ByteEdit {
 			// Everything goes; BOM stays.
 		case len(h.Lines) == 0:
 			// The line before the deleted tail becomes the last one and
-			// gives up its ending, so the file still ends without one.
-			e.Start = t.contentEnd(h.Start - 1)
+			// gives up its ending, so the file still ends without one;
+			// an empty line cannot, or it would stop being a line.
+			if ce := t.contentEnd(h.Start - 1); ce > t.starts[h.Start-1] {
+				e.Start = ce
+			}
 		case h.Start == h.End:
 			e.New = t.eol + strings.Join(h.Lines, t.eol)
 		default:
 			e.New = strings.Join(h.Lines, t.eol)
 		}
-		out = append(out, e)
+		if tailOpen && len(h.Lines) > 0 && h.Lines[len(h.Lines)-1] == "" {
+			// An empty last line exists only through its ending.
+			e.New += t.eol
+		}
+		out = append(out, t.keepBreaks(e))
 	}
 	return out
+}
+
+// keepBreaks stops a lone CR ending from meeting an LF across e: the two
+// would read as one CRLF and a line would vanish. The side e writes takes
+// CRLF instead; a pure deletion writes nothing of its own, so there the
+// empty line after it has its LF turned into CRLF.
+func (t *Text) keepBreaks(e ByteEdit) ByteEdit {
+	if !t.hasCR {
+		return e
+	}
+	cr := e.Start > 0 && t.raw[e.Start-1] == '\r'
+	lf := e.End < len(t.raw) && t.raw[e.End] == '\n'
+	switch {
+	case e.New == "":
+		if cr && lf {
+			e.End++
+			e.New = "\r\n"
+		}
+	default:
+		if cr && e.New[0] == '\n' {
+			e.New = "\r" + e.New
+		}
+		if lf && e.New[len(e.New)-1] == '\r' {
+			e.New += "\n"
+		}
+	}
+	return e
 }
 
 func joinTerminated(lines []string, eol string) string {

@@ -1,0 +1,38 @@
+# hashline-ls — build, install, test, measure.
+
+GO      ?= go
+BIN     := $(shell $(GO) env GOPATH)/bin
+PKGS    := ./...
+
+.PHONY: install test vet bench fuzz lint
+
+# Build and install hashline-ls, then show it at work: a tagged read of this
+# README through the shell verbs, and the line that wires it into an editor.
+install:
+	$(GO) install ./cmd/hashline-ls
+	@echo
+	@echo "== installed $(BIN)/hashline-ls; a tagged read of README.md:"
+	@$(BIN)/hashline-ls read README.md --limit 6
+	@echo
+	@echo "== wire it into Neovim (init.lua):"
+	@echo "   vim.lsp.start({ name = 'hashline', cmd = { '$(BIN)/hashline-ls', '--stdio' }, root_dir = vim.fn.getcwd() })"
+
+# Every test: vet, then the Go tests with the race detector.
+test: vet
+	$(GO) test -race -count=1 $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+lint: vet
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+
+# Benchmarks, each stated as a ratio to the baseline measured in the same run.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./hashline/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+
+# Five minutes of each fuzz target.
+fuzz:
+	$(GO) test ./hashline/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m
+	$(GO) test ./hashline/ -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime 5m

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hashline-ls/hashline"
+)
+
+func TestGrepVerb(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.txt":      "Alpha\nbeta\n",
+		"src/b.go":   "package b\n// alpha\n",
+		"skip.log":   "alpha\n",
+		".gitignore": "*.log\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ta, tb := hashline.TagOf(files["a.txt"]), hashline.TagOf(files["src/b.go"])
+
+	out, errs, code := verb(t, dir, "", "grep", "alpha", "-i")
+	if want := "[a.txt#" + string(ta) + "]\n1:Alpha\n\n[src/b.go#" + string(tb) + "]\n2:// alpha\n"; code != 0 || out != want || errs != "" {
+		t.Fatalf("grep: %d %q %q, want %q", code, out, errs, want)
+	}
+	out, _, code = verb(t, dir, "", "grep", "alpha", "src", "--mode", "filesWithMatches")
+	if code != 0 || out != "src/b.go\n" {
+		t.Fatalf("grep filesWithMatches: %d %q", code, out)
+	}
+	out, _, code = verb(t, dir, "", "grep", "--ignore-case", "--mode", "count", "a")
+	if code != 0 || out != "a.txt:2\nsrc/b.go:2\n" {
+		t.Fatalf("grep count: %d %q", code, out)
+	}
+	out, errs, code = verb(t, dir, "", "grep", "a", "--glob", "**/*.go", "--max-results", "1")
+	if code != 0 || out != "[src/b.go#"+string(tb)+"]\n1:package b\n" || !strings.HasPrefix(errs, "note: stopped at maxResults") {
+		t.Fatalf("grep glob: %d %q %q", code, out, errs)
+	}
+	out, _, code = verb(t, dir, "", "grep", "beta", "--json")
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r["ok"] != true || r["tags"].(map[string]any)["a.txt"] != string(ta) {
+		t.Fatalf("grep --json: %d %v %q", code, err, out)
+	}
+	_, errs, code = verb(t, dir, "", "grep", "(")
+	if code != 1 || !strings.HasPrefix(errs, "INVALID_ARGUMENT: argument pattern:") {
+		t.Fatalf("bad pattern: %d %q", code, errs)
+	}
+	_, _, code = verb(t, dir, "", "grep")
+	if code != 2 {
+		t.Fatalf("grep without a pattern: exit %d", code)
+	}
+}

@@ -1,0 +1,332 @@
+// Command hashline-ls gives AI assistants a safe way to read and edit files.
+//
+// With no verb, or with --stdio, it serves the Language Server Protocol on
+// stdin and stdout. With a verb it runs one command on the files on disk,
+// with the current folder as the workspace:
+//
+//	hashline-ls read PATH [--offset N] [--limit N]
+//	hashline-ls edit PATH --tag TAG [--ops FILE]      (ops from stdin without --ops)
+//	hashline-ls write PATH [--content FILE]           (content from stdin without --content)
+//	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N]
+//	hashline-ls describe
+//	hashline-ls version
+//
+// Each verb prints the rendered result, or with --json the result object
+// exactly as the command returns it. A failure exits 1 and prints
+// "CODE: message" on stderr.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"hashline-ls/commands"
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/lsp"
+	"hashline-ls/workspace"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  hashline-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
+  hashline-ls read PATH [--offset N] [--limit N] [--json]
+  hashline-ls edit PATH --tag TAG [--ops FILE] [--json]          ops from stdin without --ops
+  hashline-ls write PATH [--content FILE] [--json]               content from stdin without --content
+  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count]
+                   [--ignore-case|-i] [--max-results N] [--json]
+  hashline-ls describe [--json]
+  hashline-ls version
+`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return serve(args, stdin, stdout, stderr)
+	}
+	verb, rest := args[0], args[1:]
+	switch verb {
+	case "version":
+		fmt.Fprintf(stdout, "hashline-ls %s\n", commands.Version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	c := cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&c.json, "json", false, "print the result object as JSON")
+	var offset, limit int
+	var tag, opsFile, contentFile string
+	var glob, mode string
+	var ignoreCase bool
+	var maxResults int
+	switch verb {
+	case "read":
+		fs.IntVar(&offset, "offset", 0, "first line to show (1-based)")
+		fs.IntVar(&limit, "limit", 0, "most lines to show")
+	case "edit":
+		fs.StringVar(&tag, "tag", "", "the tag from the read's [path#TAG] header")
+		fs.StringVar(&opsFile, "ops", "", "file holding the ops (default: stdin)")
+	case "write":
+		fs.StringVar(&contentFile, "content", "", "file holding the content (default: stdin)")
+	case "grep":
+		fs.StringVar(&glob, "glob", "", "only files whose workspace-relative path matches this glob")
+		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches or count")
+		fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters in either case")
+		fs.BoolVar(&ignoreCase, "i", false, "match letters in either case")
+		fs.IntVar(&maxResults, "max-results", 0, "most matching lines (content) or files (other modes)")
+	case "describe":
+	default:
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, describe or version\n%s", verb, usage)
+		return 2
+	}
+	pos, err := parseInterleaved(fs, rest)
+	if err != nil {
+		return 2
+	}
+	want := map[string]int{"read": 1, "edit": 1, "write": 1, "grep": 1, "describe": 0}[verb]
+	if verb == "grep" && len(pos) == 2 {
+		want = 2
+	}
+	if len(pos) != want {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %s takes %d path argument(s), got %d\n%s", verb, want, len(pos), usage)
+		return 2
+	}
+	srv, err := diskServer()
+	if err != nil {
+		fmt.Fprintf(stderr, "TOOL_FAILED: %v\n", err)
+		return 1
+	}
+	a := map[string]any{}
+	switch verb {
+	case "read":
+		a["path"] = pos[0]
+		if offset != 0 {
+			a["offset"] = offset
+		}
+		if limit != 0 {
+			a["limit"] = limit
+		}
+	case "edit":
+		ops, err := readInput(opsFile, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "INVALID_ARGUMENT: ops: %v\n", err)
+			return 1
+		}
+		a["path"], a["tag"], a["ops"] = pos[0], tag, ops
+	case "write":
+		content, err := readInput(contentFile, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "INVALID_ARGUMENT: content: %v\n", err)
+			return 1
+		}
+		a["path"], a["content"] = pos[0], content
+	case "grep":
+		a["pattern"] = pos[0]
+		if len(pos) > 1 {
+			a["path"] = pos[1]
+		}
+		if glob != "" {
+			a["glob"] = glob
+		}
+		if mode != "" {
+			a["mode"] = mode
+		}
+		if ignoreCase {
+			a["ignoreCase"] = true
+		}
+		if maxResults != 0 {
+			a["maxResults"] = maxResults
+		}
+	}
+	raw, _ := json.Marshal(a)
+	res, err := srv.Execute(context.Background(), "hashline."+verb, raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return 1
+	}
+	return c.print(res)
+}
+
+// parseInterleaved lets flags come before or after the positional
+// arguments, as users type them.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func readInput(file string, stdin io.Reader) (string, error) {
+	var b []byte
+	var err error
+	if file == "" || file == "-" {
+		b, err = io.ReadAll(io.LimitReader(stdin, documents.MaxFileBytes+1))
+	} else {
+		b, err = os.ReadFile(file)
+	}
+	return string(b), err
+}
+
+// diskServer is a server whose workspace is the current folder, reading and
+// writing the disk, holding one session that remembers nothing past this
+// process.
+func diskServer() (*commands.Server, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	roots, err := workspace.New(wd)
+	if err != nil {
+		return nil, err
+	}
+	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}, nil
+}
+
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	json           bool
+}
+
+func (c *cli) print(res any) int {
+	if c.json {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		fmt.Fprintf(c.stdout, "%s\n", b)
+	}
+	switch r := res.(type) {
+	case *commands.ErrorResult:
+		fmt.Fprintf(c.stderr, "%s: %s\n", r.Error.Code, r.Error.Message)
+		if r.Error.Details.Content != "" && !c.json {
+			fmt.Fprint(c.stderr, r.Error.Details.Content)
+		}
+		return 1
+	case *commands.ReadResult:
+		if !c.json {
+			fmt.Fprint(c.stdout, r.Content)
+			if r.Notice != "" {
+				fmt.Fprintf(c.stderr, "note: %s\n", r.Notice)
+			}
+		}
+	case *commands.EditResult:
+		if !c.json {
+			if r.Removed {
+				fmt.Fprintf(c.stdout, "removed %s\n", r.Path)
+			} else {
+				fmt.Fprintln(c.stdout, r.Header)
+			}
+			fmt.Fprint(c.stdout, r.Diff)
+			warn(c.stderr, r.Warnings)
+		}
+	case *commands.WriteResult:
+		if !c.json {
+			fmt.Fprintln(c.stdout, r.Header)
+			warn(c.stderr, r.Warnings)
+		}
+	case *commands.GrepResult:
+		if !c.json {
+			switch {
+			case r.Files != nil:
+				for _, f := range r.Files {
+					fmt.Fprintln(c.stdout, f)
+				}
+			case r.Counts != nil:
+				for _, f := range slices.Sorted(maps.Keys(r.Counts)) {
+					fmt.Fprintf(c.stdout, "%s:%d\n", f, r.Counts[f])
+				}
+			default:
+				fmt.Fprint(c.stdout, r.Content)
+			}
+			if r.Notice != "" {
+				fmt.Fprintf(c.stderr, "note: %s\n", r.Notice)
+			}
+		}
+	case *commands.DescribeResult:
+		if !c.json {
+			fmt.Fprint(c.stdout, r.Render())
+		}
+	}
+	return 0
+}
+
+func warn(w io.Writer, ws []hashline.Warning) {
+	for _, x := range ws {
+		fmt.Fprintf(w, "warning: %s\n", x.Message)
+	}
+}
+
+// serve runs the language server on stdin and stdout. Logs go to stderr or
+// a file, never to stdout, which carries the protocol.
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hashline-ls", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the default)")
+	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	log, closeLog, err := newLogger(*logFile, *logLevel, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+	log.Info("hashline-ls serving LSP on stdio", zap.String("version", commands.Version))
+	code := lsp.Serve(context.Background(), stdio{stdin, stdout}, log)
+	log.Info("hashline-ls exiting", zap.Int("code", code))
+	return code
+}
+
+// stdio joins stdin and stdout into the stream the server talks over.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func newLogger(file, level string, stderr io.Writer) (*zap.Logger, func(), error) {
+	lvl, err := zapcore.ParseLevel(level)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	sink := zapcore.AddSync(stderr)
+	closeFn := func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--log-file: %w", err)
+		}
+		sink, closeFn = zapcore.AddSync(f), func() { f.Close() }
+	}
+	enc := zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig())
+	log := zap.New(zapcore.NewCore(enc, zapcore.Lock(sink), lvl))
+	return log, func() { _ = log.Sync(); closeFn() }, nil
+}

@@ -1,0 +1,220 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"hashline-ls/hashline"
+)
+
+// This file is the one source of what models are told: the tool definitions
+// (a JSON Schema per command) and the guidance of §13.6. The server's
+// describe command, the shell verb and every editor front end read it from
+// here, so they cannot drift apart.
+
+// Tool is one command as a model-facing tool.
+type Tool struct {
+	Name        string         `json:"name"`    // tool name, e.g. hashline_edit
+	Command     string         `json:"command"` // executeCommand name, e.g. hashline.edit
+	DisplayName string         `json:"displayName"`
+	Description string         `json:"description"`
+	InputSchema map[string]any `json:"inputSchema"`
+}
+
+func obj(required []string, props map[string]any) map[string]any {
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+
+func integer(desc string, minimum int) map[string]any {
+	return map[string]any{"type": "integer", "minimum": minimum, "description": desc}
+}
+
+const pathDesc = "File path: relative to the workspace folder, absolute inside it, or a file:// URI."
+
+// Tools returns the tool definitions, in the order a model meets them.
+func Tools() []Tool {
+	return []Tool{
+		{
+			Name: "hashline_read", Command: "hashline.read", DisplayName: "Read file (hashline)",
+			Description: "Read a file as numbered lines under a [path#TAG] header. Lines are numbered as in the file; the TAG names this exact version of the whole file and is what hashline_edit needs. Reads the editor's live buffer when the file is open, including unsaved changes.",
+			InputSchema: obj([]string{"path"}, map[string]any{
+				"path":   str(pathDesc),
+				"offset": integer("First line to show (1-based). Default 1.", 1),
+				"limit":  integer(fmt.Sprintf("Most lines to show. Default %d.", defaultLimit), 1),
+			}),
+		},
+		{
+			Name: "hashline_grep", Command: "hashline.grep", DisplayName: "Search files (hashline)",
+			Description: "Search file contents with a regular expression. Each matching line comes back as N:text under its file's [path#TAG] header, so hashline_edit can change a matched line at once with that TAG; any other line of the file needs a hashline_read first. " +
+				"Skips .git folders, files ignored by .gitignore, and binary files. Searches the editor's live buffers for open files, including unsaved changes.",
+			InputSchema: obj([]string{"pattern"}, map[string]any{
+				"pattern": map[string]any{"type": "string", "minLength": 1, "description": "Regular expression in RE2 syntax (Go regexp: no lookaround or backreferences), matched against each line without its ending."},
+				"path":    str("File or folder to search: relative to the workspace folder, absolute inside it, or a file:// URI. Default: the whole workspace. A file named here is searched even where .gitignore or glob would leave it out."),
+				"glob":    str("Only search files whose workspace-relative path matches this glob, e.g. **/*.go or src/**. A glob without / matches file names at any depth."),
+				"mode": map[string]any{"type": "string", "enum": []any{GrepContent, GrepFilesWithMatches, GrepCount},
+					"description": "content (default): the matching lines. filesWithMatches: only the files that match. count: the number of matching lines per file. Only content mode shows lines that can be edited without a read."},
+				"ignoreCase": map[string]any{"type": "boolean", "description": "Match letters in either case. Default false."},
+				"maxResults": integer(fmt.Sprintf("Most results: matching lines in content mode, files in the other modes. Default %d.", defaultMaxResults), 1),
+			}),
+		},
+		{
+			Name: "hashline_edit", Command: "hashline.edit", DisplayName: "Edit file (hashline)",
+			Description: "Edit one file by line numbers of your latest read. Name the lines to change and give only their new text; the server checks the tag and that you were shown every line you touch, or writes nothing and says what to do. " +
+				"Ops: PUT N.=M: then +rows replaces lines N-M; PUT <N: / PUT >N: then +rows inserts before/after line N; PUT >$: appends; CUT N.=M deletes. Every new line is a + row. See the guidance for the full language.",
+			InputSchema: obj([]string{"path", "tag", "ops"}, map[string]any{
+				"path": str(pathDesc + " The file must exist; create files with hashline_write."),
+				"tag":  map[string]any{"type": "string", "pattern": "^[0-9A-Fa-f]{4}$", "description": "The 4-hex TAG from the [path#TAG] header of your latest read, grep, write or edit of this file."},
+				"ops":  str("One or more ops, one header per line, each PUT header followed by its + rows. Line numbers are those of the tagged read; earlier ops never shift later ones."),
+			}),
+		},
+		{
+			Name: "hashline_write", Command: "hashline.write", DisplayName: "Write file (hashline)",
+			Description: "Create a file, or replace a whole file, with the given content. Returns the [path#TAG] header of what landed, so an edit can follow without a read. Prefer hashline_edit for changes to an existing file.",
+			InputSchema: obj([]string{"path", "content"}, map[string]any{
+				"path":    str(pathDesc),
+				"content": str("The complete text of the file. Do not include the [path#TAG] header or N: prefixes of read output."),
+			}),
+		},
+	}
+}
+
+// hostProps are arguments the host sets, not the model: who is asking and
+// which prompt the call belongs to (DESIGN §3).
+var hostProps = map[string]any{
+	"session": str("Session name; each session has its own reads, registers and repeat guard. Default \"default\"."),
+	"turn":    str("The assistant's current prompt; the repeat guard counts failures within one turn."),
+}
+
+// commandSchemas returns the full argument schema of every command: the
+// tool schema plus the host's arguments.
+func commandSchemas() map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, t := range Tools() {
+		props := map[string]any{}
+		for k, v := range t.InputSchema["properties"].(map[string]any) {
+			props[k] = v
+		}
+		for k, v := range hostProps {
+			props[k] = v
+		}
+		req, _ := t.InputSchema["required"].([]string)
+		out[t.Command] = obj(req, props)
+	}
+	out["hashline.describe"] = obj(nil, map[string]any{
+		"format":  map[string]any{"type": "string", "enum": []any{"json", "markdown"}, "description": "markdown (default) or json for the guidance."},
+		"session": hostProps["session"], "turn": hostProps["turn"],
+	})
+	out["hashline.session.end"] = obj(nil, map[string]any{"session": hostProps["session"], "turn": hostProps["turn"]})
+	return out
+}
+
+// Guidance is the model-facing guide to the edit language (§13.6).
+func Guidance() string {
+	var b strings.Builder
+	b.WriteString(guidance)
+	b.WriteString("\n## Spellings accepted with a warning\n\nOnly these; everything else malformed fails with EDIT_PARSE_FAILED and shows the corrected op.\n\n")
+	for _, a := range hashline.Alternates {
+		fmt.Fprintf(&b, "- `%s` is read as `%s` (%s)\n", a.Written, a.Canonical, a.Rule)
+	}
+	return b.String()
+}
+
+const guidance = `# Editing with hashline
+
+Read first. hashline_read returns every line as N:text under a header [path#TAG].
+N is the line's number in the file; TAG names this exact version of the whole file.
+An edit names lines by those numbers and gives only new content. It is checked against
+the file as it is now: if the file changed, or you were never shown a line you touch,
+nothing is written and the error says what to do.
+
+## Ops
+
+| Header | Body | Meaning |
+| --- | --- | --- |
+| PUT N.=M: | + rows | Replace lines N..M (inclusive) with the rows. One line: PUT N.=N: |
+| PUT <N: | + rows | Insert the rows before line N. PUT <1: is the top of the file. |
+| PUT >N: | + rows | Insert the rows after line N. |
+| PUT >$: | + rows | Append at the end of the file. |
+| PUT N*: | + rows | Replace the syntactic block (function, class, section) that opens at line N. |
+| PUT >N*: | + rows | Insert after the end of the block opening at line N. |
+| CUT N.=M | none | Delete lines N..M (and capture them in the anonymous register). |
+| CUT N.=M @name | none | Delete and capture into register @name (kept for the session). |
+| PUT >N @name | none | Paste register @name after line N (also <N, >$, or N.=M to paste over lines). |
+| REM | none | Delete the file. Alone in its call. |
+| MV dest | none | Move the file to dest after the other ops. |
+
+Line numbers always refer to the read you took the tag from; earlier ops in the same call
+never shift later ones. Ops may not overlap or share a line. Blank lines separate ops.
+
+## Body rows: + only
+
+Every new line is a row starting with +, followed by the line's exact final text:
+"+    return x" writes "    return x"; a bare "+" writes an empty line; "++x" writes
+"+x" and "+-x" writes "-x". There are no -old rows and no context rows: the range already
+says what goes away, and lines outside the range stay untouched.
+
+## Ranges name changed lines only
+
+Put in the range only the lines whose text changes. To add lines, use a gap (<N, >N,
+>$), not a range that restates a neighbour. Never widen a range to include lines you
+keep: restated lines are where edits go wrong.
+
+## Re-ground after every edit
+
+Each successful edit returns a new [path#TAG] header. Line numbers after an edit are
+not the numbers of your old read: use the new tag, and read again before editing lines
+whose numbers you have not seen since.
+
+## Errors
+
+- EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN: the file changed or was never read under that
+  tag. The error carries the live tag and the current lines around your anchors: rebuild
+  the ops against them, or read again.
+- EDIT_LINES_UNSEEN: you touched lines you were never shown. The error shows them; when
+  it says they now count as shown, check them and send the same call again.
+- EDIT_PARSE_FAILED: the op's syntax is wrong; the message shows the corrected op.
+- EDIT_NO_CHANGE: the file already holds that text. Do not repeat the edit.
+- A result with terminate: true means stop editing that file in this turn.
+
+## Anti-patterns
+
+- Empty PUT as a delete. Wrong: "PUT 7.=9:" with no rows. Right: "CUT 7.=9".
+- Range sized to the new content. Wrong: replacing 2 old lines with 5 new ones as
+  "PUT 10.=14:". Right: "PUT 10.=11:" followed by the 5 rows; the range counts old lines.
+- -old or context rows. Wrong: "-    x = 1" / "     y = 2" under a PUT. Right: only
+  "+    x = 2" rows; the range removes the old lines.
+- Widened PUT for a pure insertion. Wrong: "PUT 20.=20:" restating line 20 then the new
+  line. Right: "PUT >20:" with only the new line.
+- >N* anchored on a closing line. Wrong: "PUT >31*:" where line 31 is "}". Right:
+  ">N*" names the line that opens the block (e.g. its "func" line), or use "PUT >31:".
+- Body rows under a register paste. Wrong: "PUT >5 @fn" followed by + rows. Right: a
+  paste takes no rows; to insert text write "PUT >5:" with rows.
+- Missing colon. Wrong: "PUT 48.=48" followed by rows. Right: "PUT 48.=48:".
+`
+
+// DescribeResult is the result of hashline.describe.
+type DescribeResult struct {
+	OK       bool   `json:"ok"`
+	Version  string `json:"version"`
+	Tools    []Tool `json:"tools"`
+	Guidance string `json:"guidance"`
+}
+
+// Render prints the guidance followed by each tool's definition.
+func (r *DescribeResult) Render() string {
+	var b strings.Builder
+	b.WriteString(r.Guidance)
+	b.WriteString("\n# Tools\n")
+	for _, t := range r.Tools {
+		schema, _ := json.MarshalIndent(t.InputSchema, "", "  ")
+		fmt.Fprintf(&b, "\n## %s (command %s)\n\n%s\n\n```json\n%s\n```\n", t.Name, t.Command, t.Description, schema)
+	}
+	return b.String()
+}

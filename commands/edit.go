@@ -1,0 +1,199 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/workspace"
+)
+
+// EditArgs are the arguments of hashline.edit.
+type EditArgs struct {
+	Common
+	Path string `json:"path"`
+	Tag  string `json:"tag"`
+	Ops  string `json:"ops"`
+}
+
+// EditResult is the result of hashline.edit.
+type EditResult struct {
+	OK       bool                `json:"ok"`
+	Path     string              `json:"path"`
+	Tag      string              `json:"tag"`
+	Header   string              `json:"header"`
+	Removed  bool                `json:"removed,omitempty"`
+	Resolved []hashline.Resolved `json:"resolved"`
+	Warnings []hashline.Warning  `json:"warnings"`
+	Diff     string              `json:"diff"`
+}
+
+func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
+	var a EditArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	wp, err := s.resolve(a.Path)
+	if err != nil {
+		return nil, err
+	}
+	sess := s.Sessions.Get(a.sessionName())
+	sess.Mutation.Lock()
+	defer sess.Mutation.Unlock()
+	res, err := s.editLocked(ctx, sess, a, wp)
+	if err != nil {
+		he := hashline.AsError(err)
+		sess.Fail(wp.Abs, a.Turn, "edit", he)
+		return nil, he
+	}
+	return res, nil
+}
+
+func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditArgs, wp workspace.Path) (*EditResult, error) {
+	// MV names a second file; resolve it first so both are locked in one
+	// order and a bad destination fails before anything is checked.
+	var dest *workspace.Path
+	if patch, err := hashline.Parse(a.Ops); err == nil {
+		for _, op := range patch.Ops {
+			if op.Kind == hashline.OpMove {
+				d, err := s.moveTarget(wp, op.Dest)
+				if err != nil {
+					return nil, err
+				}
+				dest = &d
+			}
+		}
+	}
+	paths := []string{wp.Abs}
+	if dest != nil {
+		paths = append(paths, dest.Abs)
+	}
+	defer s.lockDoc(paths...)()
+
+	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Ops: a.Ops, Blocks: s.Blocks}
+	var (
+		plan   *hashline.Plan
+		live   documents.Live
+		landed documents.Landed
+	)
+	// An editor that refuses the edit (the buffer changed in between) gets
+	// one more pass through the gates against its new text (DESIGN §5.4).
+	for attempt := 0; ; attempt++ {
+		var err error
+		live, err = s.Source.Live(ctx, wp.Abs)
+		if err != nil {
+			return nil, err
+		}
+		if !live.Exists() {
+			return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+				Message: fmt.Sprintf("there is no file at %s: edit changes existing files; create it with hashline_write, or check the name", wp.Rel)}
+		}
+		plan, err = sess.Plan(req, live.Text)
+		if err != nil {
+			return nil, err
+		}
+		landed, err = s.Sink.Apply(ctx, changeSet(plan, wp, dest, live))
+		if errors.Is(err, ErrNotApplied) && attempt == 0 {
+			continue
+		}
+		if errors.Is(err, ErrNotApplied) {
+			return nil, &hashline.Error{Code: hashline.CodeTagMismatch, Details: hashline.Details{LiveTag: string(live.Text.Tag())},
+				Message: fmt.Sprintf("the editor refused the edit twice because %s keeps changing: read it again and rebuild the ops against the new tag", wp.Rel)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+
+	res := &EditResult{OK: true, Path: wp.Rel, Resolved: plan.Resolved, Warnings: plan.Warnings}
+	if res.Resolved == nil {
+		res.Resolved = []hashline.Resolved{}
+	}
+	if plan.Remove {
+		sess.Commit(plan, wp.Abs, nil)
+		res.Removed = true
+		res.Diff = udiff.Unified("a/"+wp.Rel, "/dev/null", live.Text.Normalized(), "")
+		return res, nil
+	}
+	at := wp
+	if dest != nil {
+		at = *dest
+	}
+	got := landed[at.Abs]
+	if got == nil {
+		return nil, hashline.Errorf(hashline.CodeToolFailed, "the edit of %s was applied but its text could not be read back: read the file to see what it holds", at.Rel)
+	}
+	sess.Commit(plan, at.Abs, got)
+	if w, drifted := landedDrift(plan.New, got); drifted {
+		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
+	}
+	res.Path = at.Rel
+	res.Tag = string(got.Tag())
+	res.Header = hashline.Header(at.Rel, got.Tag())
+	res.Diff = udiff.Unified("a/"+wp.Rel, "b/"+at.Rel, live.Text.Normalized(), got.Normalized())
+	if res.Warnings == nil {
+		res.Warnings = []hashline.Warning{}
+	}
+	return res, nil
+}
+
+// moveTarget resolves MV's destination, relative to the workspace like any
+// path argument; it must not exist yet.
+func (s *Server) moveTarget(src workspace.Path, dest string) (workspace.Path, error) {
+	d, err := s.resolve(dest)
+	if err != nil {
+		return d, err
+	}
+	if d.Abs == src.Abs {
+		return d, hashline.Errorf(hashline.CodeInvalidArgument, "MV %s names the file itself: give a different destination, or drop the MV line", dest)
+	}
+	if d.Exists {
+		return d, hashline.Errorf(hashline.CodeInvalidArgument, "MV destination %s already exists: choose a new name, or remove that file first", d.Rel)
+	}
+	return d, nil
+}
+
+func changeSet(p *hashline.Plan, wp workspace.Path, dest *workspace.Path, live documents.Live) documents.ChangeSet {
+	cs := documents.ChangeSet{Label: "hashline: " + p.Summary}
+	old := live
+	switch {
+	case p.Remove:
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Delete, Path: wp.Abs, Old: &old})
+	case dest != nil:
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Rename, Path: wp.Abs, NewPath: dest.Abs, Old: &old, Edits: p.Edits, New: p.New})
+	default:
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, Edits: p.Edits, New: p.New})
+	}
+	return cs
+}
+
+// landedDrift compares what was meant with what landed (§5.4) and, when a
+// formatter or the user changed it on the way, says where in one line.
+func landedDrift(want, got *hashline.Text) (string, bool) {
+	if want.Raw() == got.Raw() {
+		return "", false
+	}
+	first := 1
+	for first <= want.Len() && first <= got.Len() && want.Line(first) == got.Line(first) {
+		first++
+	}
+	lastW, lastG := want.Len(), got.Len()
+	for lastW >= first && lastG >= first && want.Line(lastW) == got.Line(lastG) {
+		lastW--
+		lastG--
+	}
+	where := fmt.Sprintf("lines %d-%d", first, max(lastG, first))
+	if lastG < first {
+		where = fmt.Sprintf("near line %d", first)
+	}
+	if want.Normalized() == got.Normalized() {
+		where = "in line endings or the byte-order mark only"
+	}
+	return fmt.Sprintf("the text that landed differs from the edit %s (a formatter or the editor changed it): the tag returned is of the text as it is now; read %s before editing there", where, where), true
+}

@@ -1,0 +1,524 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+)
+
+const defaultMaxResults = 200
+
+// progressEvery is how many searched files pass between two progress
+// reports: often enough to show life in a large tree, rarely enough not to
+// flood the client.
+const progressEvery = 200
+
+// Grep output modes.
+const (
+	GrepContent          = "content"
+	GrepFilesWithMatches = "filesWithMatches"
+	GrepCount            = "count"
+)
+
+// GrepArgs are the arguments of hashline.grep.
+type GrepArgs struct {
+	Common
+	Pattern    string `json:"pattern"`
+	Path       string `json:"path"`
+	Glob       string `json:"glob"`
+	Mode       string `json:"mode"`
+	IgnoreCase bool   `json:"ignoreCase"`
+	MaxResults int    `json:"maxResults"`
+}
+
+// GrepMatch is one matched line.
+type GrepMatch struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// GrepResult is the result of hashline.grep (§5.2).
+type GrepResult struct {
+	OK      bool              `json:"ok"`
+	Matches []GrepMatch       `json:"matches"`
+	Tags    map[string]string `json:"tags"`
+	Content string            `json:"content"`
+	// Counts and Files belong to the count and filesWithMatches modes; they
+	// are nil, and left out, in the other modes.
+	Counts    map[string]int `json:"counts,omitzero"`
+	Files     []string       `json:"files,omitzero"`
+	Truncated bool           `json:"truncated"`
+	Notice    string         `json:"notice,omitempty"`
+}
+
+// Progress receives reports while a long command works; the protocol edge
+// turns them into $/progress notifications.
+type Progress interface {
+	Report(message string, percentage int)
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context whose commands report their progress to p.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
+type silentProgress struct{}
+
+func (silentProgress) Report(string, int) {}
+
+// progressFrom returns the Progress ctx carries, or one that drops every
+// report.
+func progressFrom(ctx context.Context) Progress {
+	if p, ok := ctx.Value(progressKey{}).(Progress); ok && p != nil {
+		return p
+	}
+	return silentProgress{}
+}
+
+// Sentinels that end a walk early; neither is a failure.
+var (
+	errResultsFull = errors.New("maxResults reached")
+	errCancelled   = errors.New("search cancelled")
+)
+
+func (s *Server) grep(ctx context.Context, args json.RawMessage) (any, error) {
+	var a GrepArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	expr := a.Pattern
+	if a.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "pattern"},
+			Message: fmt.Sprintf("argument pattern: %v: fix the regular expression (RE2 syntax: no lookaround or backreferences; escape literal ( [ . * + ? with \\) and send the call again", err)}
+	}
+	if a.Glob != "" && !doublestar.ValidatePattern(a.Glob) {
+		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "glob"},
+			Message: fmt.Sprintf("argument glob: %q is not a valid glob: use * within a name, ** across folders and {a,b} for alternatives, e.g. **/*.go", a.Glob)}
+	}
+	g := &grepper{
+		s: s, ctx: ctx, re: re, glob: a.Glob, mode: a.Mode, max: a.MaxResults,
+		sess:     s.Sessions.Get(a.sessionName()),
+		progress: progressFrom(ctx),
+		res:      &GrepResult{OK: true, Matches: []GrepMatch{}, Tags: map[string]string{}},
+		ignores:  map[string][]gitignore.Pattern{},
+	}
+	if g.mode == "" {
+		g.mode = GrepContent
+	}
+	if g.max == 0 {
+		g.max = defaultMaxResults
+	}
+	switch g.mode {
+	case GrepCount:
+		g.res.Counts = map[string]int{}
+	case GrepFilesWithMatches:
+		g.res.Files = []string{}
+	}
+	roots := s.Roots.List()
+	g.multiRoot = len(roots) > 1
+
+	if root, whole := s.rootNamed(a.Path); whole {
+		if root != "" {
+			roots = []string{root}
+		}
+		for _, r := range outermost(roots) {
+			g.walk(r, r, nil)
+			if g.stop != nil {
+				break
+			}
+		}
+	} else if err := g.walkNamed(a.Path); err != nil {
+		return nil, err
+	}
+	g.progress.Report(fmt.Sprintf("searched %d files", g.searched), 100)
+	return g.finish(), nil
+}
+
+// rootNamed reports whether p names a whole workspace root rather than a
+// file or folder inside one, which resolve refuses because no file can be
+// the root. An empty or "." path means every root (root is then "").
+func (s *Server) rootNamed(p string) (root string, whole bool) {
+	if p == "" || p == "." || p == "./" {
+		return "", true
+	}
+	name := p
+	if u, err := url.Parse(p); err == nil && strings.EqualFold(u.Scheme, "file") {
+		name = u.Path
+	}
+	if !filepath.IsAbs(name) {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", false
+	}
+	for _, r := range s.Roots.List() {
+		if r == real {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// outermost drops roots nested inside another listed root, whose files the
+// outer walk already searches.
+func outermost(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		nested := false
+		for _, o := range roots {
+			if o != r && strings.HasPrefix(r, strings.TrimSuffix(o, string(filepath.Separator))+string(filepath.Separator)) {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+type grepper struct {
+	s         *Server
+	ctx       context.Context
+	re        *regexp.Regexp
+	glob      string
+	mode      string
+	max       int
+	sess      *hashline.Session
+	progress  Progress
+	multiRoot bool
+
+	// stop is why the search ended early (errResultsFull, errCancelled),
+	// nil when it ran to the end.
+	stop     error
+	res      *GrepResult
+	content  strings.Builder
+	counted  int // matches (content mode) or files (other modes) against max
+	searched int
+	clipped  []string
+	// ignores holds, for each folder walked, the ignore patterns that apply
+	// to its entries: its ancestors' and its own, lowest priority first.
+	ignores map[string][]gitignore.Pattern
+}
+
+// walkNamed searches the file or folder the path argument names. A file
+// named outright is searched even when ignored or outside the glob: the
+// caller asked for it.
+func (g *grepper) walkNamed(p string) error {
+	wp, err := g.s.resolve(p)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(wp.Abs)
+	if !wp.Exists || err != nil {
+		return &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+			Message: fmt.Sprintf("there is no file or folder at %s: check the name, or leave path out to search the whole workspace", wp.Rel)}
+	}
+	switch {
+	case fi.IsDir():
+		g.walk(wp.Root, wp.Abs, g.inherited(wp.Root, wp.Abs))
+		return nil
+	case fi.Mode().IsRegular():
+		g.stop = g.search(wp.Abs, wp.Rel, true)
+		return nil
+	}
+	return &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+		Message: fmt.Sprintf("%s is not a regular file or folder: name a file or folder to search", wp.Rel)}
+}
+
+// inherited returns the ignore patterns of the folders from root down to
+// start's parent. When they ignore start itself, the caller named an
+// ignored folder on purpose, and only the rules inside it apply.
+func (g *grepper) inherited(root, start string) []gitignore.Pattern {
+	rel, err := filepath.Rel(root, start)
+	if err != nil {
+		return nil
+	}
+	comps := strings.Split(filepath.ToSlash(rel), "/")
+	var ps []gitignore.Pattern
+	dir := root
+	for i := range comps {
+		ps = append(ps, readIgnores(dir, comps[:i])...)
+		dir = filepath.Join(dir, comps[i])
+	}
+	if gitignore.NewMatcher(ps).Match(comps, true) {
+		return nil
+	}
+	return ps
+}
+
+// walk searches the folder start, inside root, in lexical order. inherited
+// holds the ignore patterns of start's ancestors.
+func (g *grepper) walk(root, start string, inherited []gitignore.Pattern) {
+	g.stop = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			// An unreadable folder or entry is left out, not a failure of
+			// the whole search.
+			return nil
+		}
+		if g.ctx.Err() != nil {
+			return errCancelled
+		}
+		rel := relSlash(root, p)
+		if p == start {
+			g.ignores[p] = concat(inherited, readIgnores(p, domainOf(rel)))
+			return nil
+		}
+		if d.Name() == ".git" {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		comps := strings.Split(rel, "/")
+		ps := g.ignores[filepath.Dir(p)]
+		if len(ps) > 0 && gitignore.NewMatcher(ps).Match(comps, d.IsDir()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			g.ignores[p] = concat(ps, readIgnores(p, comps))
+			return nil
+		}
+		if !g.globMatches(rel) {
+			return nil
+		}
+		abs := p
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			// A linked file is searched only where it resolves inside the
+			// workspace; linked folders are never entered, so a link cycle
+			// or a link out of the tree cannot widen the search.
+			wp, err := g.s.resolve(p)
+			if err != nil {
+				return nil
+			}
+			if fi, err := os.Stat(wp.Abs); err != nil || !fi.Mode().IsRegular() {
+				return nil
+			}
+			abs = wp.Abs
+		case !d.Type().IsRegular():
+			// Devices, sockets and pipes: reading a pipe would block.
+			return nil
+		}
+		return g.search(abs, rel, false)
+	})
+}
+
+// globMatches applies the glob argument to a workspace-relative path. A
+// glob without a slash matches the file name at any depth, as .gitignore
+// and ripgrep read one, so "*.go" means every Go file.
+func (g *grepper) globMatches(rel string) bool {
+	if g.glob == "" {
+		return true
+	}
+	if doublestar.MatchUnvalidated(g.glob, rel) {
+		return true
+	}
+	return !strings.Contains(g.glob, "/") && doublestar.MatchUnvalidated(g.glob, path.Base(rel))
+}
+
+// search greps one file and adds what it finds to the result. named is set
+// for a file the path argument names, whose skipping deserves a notice.
+func (g *grepper) search(abs, rel string, named bool) error {
+	if g.ctx.Err() != nil {
+		return errCancelled
+	}
+	live, err := g.s.Source.Live(g.ctx, abs)
+	if err != nil || !live.Exists() {
+		if named && err != nil {
+			g.res.Notice = fmt.Sprintf("%s could not be read (%s): nothing was searched", rel, hashline.AsError(err).Message)
+		}
+		return nil
+	}
+	t := live.Text
+	if t.Size() > documents.MaxFileBytes || isBinary(t.Raw()) {
+		if named {
+			g.res.Notice = fmt.Sprintf("%s is a binary or oversized file: grep searches text files only", rel)
+		}
+		return nil
+	}
+	g.searched++
+	if g.searched%progressEvery == 0 {
+		g.progress.Report(fmt.Sprintf("searched %d files", g.searched), 0)
+	}
+
+	// Content mode needs one match past its room to know it truncated;
+	// filesWithMatches needs one match at all; count needs every match.
+	want := t.Len()
+	switch g.mode {
+	case GrepContent:
+		want = g.max - g.counted + 1
+	case GrepFilesWithMatches:
+		want = 1
+	}
+	var lines []int
+	for n := 1; n <= t.Len() && len(lines) < want; n++ {
+		if g.re.MatchString(t.Line(n)) {
+			lines = append(lines, n)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	display := g.display(abs, rel)
+	if g.mode != GrepContent {
+		if g.counted >= g.max {
+			g.res.Truncated = true
+			return errResultsFull
+		}
+		g.counted++
+		g.sess.Record(abs, t, &hashline.LineSet{})
+		g.res.Tags[display] = string(t.Tag())
+		header := hashline.Header(display, t.Tag())
+		if g.mode == GrepCount {
+			g.res.Counts[display] = len(lines)
+			fmt.Fprintf(&g.content, "%s %d\n", header, len(lines))
+		} else {
+			g.res.Files = append(g.res.Files, display)
+			g.content.WriteString(header + "\n")
+		}
+		return nil
+	}
+
+	room := g.max - g.counted
+	full := len(lines) > room
+	if full {
+		g.res.Truncated = true
+		lines = lines[:room]
+	}
+	if len(lines) > 0 {
+		v := hashline.RenderRows(display, t, lines, hashline.MaxLineChars)
+		g.sess.Record(abs, t, v.Seen)
+		g.res.Tags[display] = string(t.Tag())
+		if g.content.Len() > 0 {
+			g.content.WriteByte('\n')
+		}
+		g.content.WriteString(v.Content)
+		// The match text is the rendered row, so it is clipped exactly as
+		// the content shows it.
+		rows := strings.Split(strings.TrimSuffix(v.Content, "\n"), "\n")[1:]
+		for i, n := range lines {
+			g.res.Matches = append(g.res.Matches, GrepMatch{Path: display, Line: n, Text: strings.TrimPrefix(rows[i], strconv.Itoa(n)+":")})
+		}
+		for _, n := range v.Clipped {
+			g.clipped = append(g.clipped, fmt.Sprintf("%s:%d", display, n))
+		}
+		g.counted += len(lines)
+	}
+	if full {
+		return errResultsFull
+	}
+	return nil
+}
+
+// display is the path a file is shown under: workspace-relative, unless
+// another root holds a file under the same relative path, where only the
+// absolute path names this one.
+func (g *grepper) display(abs, rel string) string {
+	if !g.multiRoot {
+		return rel
+	}
+	if wp, err := g.s.Roots.Resolve(rel); err != nil || wp.Abs != abs {
+		return filepath.ToSlash(abs)
+	}
+	return rel
+}
+
+func (g *grepper) finish() *GrepResult {
+	res := g.res
+	res.Content = g.content.String()
+	var notes []string
+	if res.Notice != "" {
+		notes = append(notes, res.Notice)
+	}
+	switch {
+	case errors.Is(g.stop, errCancelled):
+		res.Truncated = true
+		notes = append(notes, fmt.Sprintf("the search was cancelled after %d files: the results are incomplete", g.searched))
+	case errors.Is(g.stop, errResultsFull):
+		unit := "files"
+		if g.mode == GrepContent {
+			unit = "matches"
+		}
+		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d %s): narrow the search with path, glob or a more specific pattern, or raise maxResults", g.max, unit))
+	}
+	if len(g.clipped) > 0 {
+		notes = append(notes, fmt.Sprintf("matched line(s) %s could not be shown in full and cannot be edited by line; replace them with hashline_write if needed", strings.Join(g.clipped, ", ")))
+	}
+	res.Notice = strings.Join(notes, "; ")
+	return res
+}
+
+// readIgnores reads the ignore files of one folder, lowest priority first:
+// the .git/info/exclude of a repository rooted there, then its .gitignore.
+// domain is the folder's path in the workspace, as components.
+func readIgnores(dir string, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, name := range []string{filepath.Join(".git", "info", "exclude"), ".gitignore"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSuffix(line, "\r")
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			ps = append(ps, gitignore.ParsePattern(line, domain))
+		}
+	}
+	return ps
+}
+
+// concat appends own to inherited without writing into inherited's backing
+// array, which sibling folders share.
+func concat(inherited, own []gitignore.Pattern) []gitignore.Pattern {
+	if len(own) == 0 {
+		return inherited
+	}
+	return append(inherited[:len(inherited):len(inherited)], own...)
+}
+
+func relSlash(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// domainOf splits a workspace-relative folder into components; the root
+// itself has none.
+func domainOf(rel string) []string {
+	if rel == "." || rel == "" {
+		return nil
+	}
+	return strings.Split(rel, "/")
+}

@@ -1,0 +1,112 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/workspace"
+)
+
+const defaultLimit = 2000
+
+// ReadArgs are the arguments of hashline.read.
+type ReadArgs struct {
+	Common
+	Path   string `json:"path"`
+	Offset int    `json:"offset"`
+	Limit  int    `json:"limit"`
+}
+
+// ReadResult is the result of hashline.read (§5.1).
+type ReadResult struct {
+	OK         bool   `json:"ok"`
+	Content    string `json:"content"`
+	Tag        string `json:"tag"`
+	Path       string `json:"path"`
+	Root       string `json:"root"`
+	Offset     int    `json:"offset"`
+	LineCount  int    `json:"lineCount"`
+	TotalLines int    `json:"totalLines"`
+	Truncated  bool   `json:"truncated"`
+	FileBytes  int    `json:"fileBytes"`
+	Notice     string `json:"notice,omitempty"`
+}
+
+func (s *Server) read(ctx context.Context, args json.RawMessage) (any, error) {
+	var a ReadArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	wp, live, err := s.existing(ctx, a.Path)
+	if err != nil {
+		return nil, err
+	}
+	t := live.Text
+	if isBinary(t.Raw()) {
+		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+			Message: fmt.Sprintf("%s is a binary file (it contains NUL bytes): hashline reads text only; name a text file", wp.Rel)}
+	}
+	offset, limit := max(a.Offset, 1), a.Limit
+	if limit == 0 {
+		limit = defaultLimit
+	}
+	total := t.Len()
+	if offset > max(total, 1) {
+		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "offset"},
+			Message: fmt.Sprintf("offset %d is past the end of %s, which has %d lines: read from offset 1, or from %d for the last line", offset, wp.Rel, total, max(total, 1))}
+	}
+	sess := s.Sessions.Get(a.sessionName())
+	v := sess.Read(wp.Abs, wp.Rel, t, offset, limit)
+	res := &ReadResult{
+		OK: true, Content: v.Content, Tag: string(t.Tag()), Path: wp.Rel, Root: wp.Root,
+		Offset: offset, LineCount: max(v.Last-v.First+1, 0), TotalLines: total,
+		Truncated: v.Last < total, FileBytes: t.Size(),
+	}
+	var notes []string
+	if total == 0 {
+		notes = append(notes, "the file is empty: add lines with PUT <1: or PUT >$:")
+	}
+	if res.Truncated {
+		notes = append(notes, fmt.Sprintf("showing lines %d-%d of %d: read with offset %d for more", v.First, v.Last, total, v.Last+1))
+	}
+	if len(v.Clipped) > 0 {
+		notes = append(notes, fmt.Sprintf("line(s) %s could not be shown in full and cannot be edited by line; replace them with hashline_write if needed", joinInts(v.Clipped)))
+	}
+	res.Notice = strings.Join(notes, "; ")
+	return res, nil
+}
+
+// existing resolves p and reads the live text of the file it names, which
+// must exist.
+func (s *Server) existing(ctx context.Context, p string) (workspace.Path, documents.Live, error) {
+	wp, err := s.resolve(p)
+	if err != nil {
+		return wp, documents.Live{}, err
+	}
+	live, err := s.Source.Live(ctx, wp.Abs)
+	if err != nil {
+		return wp, live, err
+	}
+	if !live.Exists() {
+		return wp, live, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+			Message: fmt.Sprintf("there is no file at %s: check the name against the folder's files, or create it with hashline_write", wp.Rel)}
+	}
+	return wp, live, nil
+}
+
+// isBinary reports NUL bytes in the first 8 KiB, as git decides it.
+func isBinary(raw string) bool {
+	return strings.IndexByte(raw[:min(len(raw), 8192)], 0) >= 0
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,308 @@
+// Package commands implements the hashline.* commands: it checks arguments
+// against the published schemas, resolves paths inside the workspace, runs
+// the core, and carries the result to the editor or the disk through a Sink.
+// The same code serves the language server and the shell verbs; only the
+// Source and Sink differ.
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.uber.org/zap"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/workspace"
+)
+
+// Version is the version of hashline-ls.
+const Version = "0.1.0"
+
+// Source gives the live text of a file: the editor's buffer when it holds
+// one, else the disk.
+type Source interface {
+	Live(ctx context.Context, abs string) (documents.Live, error)
+}
+
+// Sink writes a change set, all or nothing, and reports the text each file
+// holds afterwards.
+type Sink interface {
+	Apply(ctx context.Context, cs documents.ChangeSet) (documents.Landed, error)
+}
+
+// ErrNotApplied is returned by a Sink when the editor refused the change,
+// typically because the buffer changed between the check and the write.
+// Nothing was written.
+var ErrNotApplied = errors.New("the editor did not apply the edit")
+
+// Server runs commands. Its fields are set once before the first call.
+type Server struct {
+	Roots    *workspace.Roots
+	Sessions *hashline.Sessions
+	Source   Source
+	Sink     Sink
+	Blocks   hashline.BlockResolver
+	Log      *zap.Logger
+
+	docs sync.Map // canonical path → *sync.Mutex: one mutation per document
+}
+
+// Names of the commands, as executeCommand knows them.
+const (
+	CmdRead       = "hashline.read"
+	CmdGrep       = "hashline.grep"
+	CmdEdit       = "hashline.edit"
+	CmdWrite      = "hashline.write"
+	CmdDescribe   = "hashline.describe"
+	CmdSessionEnd = "hashline.session.end"
+)
+
+// Commands lists every command the server executes.
+func Commands() []string {
+	return []string{CmdRead, CmdGrep, CmdEdit, CmdWrite, CmdDescribe, CmdSessionEnd}
+}
+
+// ErrorResult is the result of every failed command.
+type ErrorResult struct {
+	OK        bool        `json:"ok"`
+	Error     ErrorObject `json:"error"`
+	Terminate bool        `json:"terminate,omitempty"`
+}
+
+// ErrorObject is the error of a failed command.
+type ErrorObject struct {
+	Code      hashline.Code    `json:"code"`
+	Message   string           `json:"message"`
+	Retriable bool             `json:"retriable"`
+	Details   hashline.Details `json:"details"`
+}
+
+func errorResult(e *hashline.Error) *ErrorResult {
+	return &ErrorResult{Error: ErrorObject{Code: e.Code, Message: e.Message, Retriable: e.Code.Retriable(), Details: e.Details}, Terminate: e.Terminate}
+}
+
+// Common holds the arguments every command takes.
+type Common struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`
+}
+
+func (c Common) sessionName() string {
+	if c.Session == "" {
+		return "default"
+	}
+	return c.Session
+}
+
+// ErrUnknownCommand reports a command this server does not have; the
+// protocol edge answers it as a protocol fault.
+var ErrUnknownCommand = errors.New("unknown command")
+
+// Execute runs one command. Every outcome the caller can act on is a
+// result: a success object, or an *ErrorResult. The error return is kept
+// for protocol faults only: an unknown command, or arguments that are not
+// one JSON object.
+func (s *Server) Execute(ctx context.Context, command string, args json.RawMessage) (result any, err error) {
+	run, ok := s.handlers()[command]
+	if !ok {
+		return nil, fmt.Errorf("%w %q: the commands are %s", ErrUnknownCommand, command, strings.Join(Commands(), ", "))
+	}
+	trimmed := strings.TrimSpace(string(args))
+	if trimmed == "" || trimmed == "null" {
+		args = json.RawMessage("{}")
+	} else if trimmed[0] != '{' {
+		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log().Error("command panicked", zap.String("command", command), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			result, err = errorResult(hashline.Errorf(hashline.CodeToolFailed,
+				"the server failed inside %s (%v); nothing was written: read the file again and retry once, and report the failure if it repeats", command, p)), nil
+		}
+	}()
+	if e := validate(command, args); e != nil {
+		return errorResult(e), nil
+	}
+	res, herr := run(ctx, args)
+	if herr != nil {
+		return errorResult(hashline.AsError(herr)), nil
+	}
+	return res, nil
+}
+
+type handler func(ctx context.Context, args json.RawMessage) (any, error)
+
+func (s *Server) handlers() map[string]handler {
+	return map[string]handler{
+		CmdRead:       s.read,
+		CmdGrep:       s.grep,
+		CmdEdit:       s.edit,
+		CmdWrite:      s.write,
+		CmdDescribe:   s.describe,
+		CmdSessionEnd: s.sessionEnd,
+	}
+}
+
+func (s *Server) log() *zap.Logger {
+	if s.Log == nil {
+		return zap.NewNop()
+	}
+	return s.Log
+}
+
+var (
+	schemaOnce sync.Once
+	schemas    map[string]*jsonschema.Schema
+)
+
+func compileSchemas() {
+	schemas = map[string]*jsonschema.Schema{}
+	c := jsonschema.NewCompiler()
+	for name, doc := range commandSchemas() {
+		// Round-trip through JSON so the compiler sees plain JSON values.
+		b, _ := json.Marshal(doc)
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+		if err != nil {
+			panic(err)
+		}
+		url := "hashline:" + name + ".json"
+		if err := c.AddResource(url, v); err != nil {
+			panic(err)
+		}
+		schemas[name] = c.MustCompile(url)
+	}
+}
+
+// validate checks args against the command's published schema, so what
+// models are told and what the server accepts cannot differ.
+func validate(command string, args json.RawMessage) *hashline.Error {
+	schemaOnce.Do(compileSchemas)
+	sch := schemas[command]
+	if sch == nil {
+		return nil
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(args)))
+	if err != nil {
+		return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("the arguments are not valid JSON (%v): send one JSON object", err)}
+	}
+	err = sch.Validate(v)
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	leaf := firstLeaf(ve)
+	field := strings.Join(leaf.InstanceLocation, ".")
+	what := leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))
+	if field == "" {
+		field = fieldOf(what)
+	}
+	// A missing or malformed tag has its own code (§11), so the model is
+	// told to fetch one rather than that it sent a bad argument.
+	if field == "tag" {
+		var t struct {
+			Tag any `json:"tag"`
+		}
+		_ = json.Unmarshal(args, &t)
+		if s, ok := t.Tag.(string); ok || t.Tag == nil {
+			if _, err := hashline.ParseTag(s); err != nil {
+				return err.(*hashline.Error)
+			}
+		}
+	}
+	msg := fmt.Sprintf("argument %s: %s: fix it and send the call again (describe lists every argument)", field, what)
+	if field == "" {
+		msg = fmt.Sprintf("arguments: %s: fix them and send the call again (describe lists every argument)", what)
+	}
+	return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: msg, Details: hashline.Details{Field: field}}
+}
+
+func firstLeaf(e *jsonschema.ValidationError) *jsonschema.ValidationError {
+	for len(e.Causes) > 0 {
+		sort.SliceStable(e.Causes, func(i, j int) bool {
+			return strings.Join(e.Causes[i].InstanceLocation, "/") < strings.Join(e.Causes[j].InstanceLocation, "/")
+		})
+		e = e.Causes[0]
+	}
+	return e
+}
+
+// fieldOf picks the property a root-level message is about, such as
+// "missing property 'path'".
+func fieldOf(msg string) string {
+	if i := strings.IndexByte(msg, '\''); i >= 0 {
+		if j := strings.IndexByte(msg[i+1:], '\''); j >= 0 {
+			return msg[i+1 : i+1+j]
+		}
+	}
+	return ""
+}
+
+// decode unmarshals validated args.
+func decode(args json.RawMessage, v any) error {
+	if err := json.Unmarshal(args, v); err != nil {
+		return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("arguments: %v: fix them and send the call again", err)}
+	}
+	return nil
+}
+
+// resolve maps a path argument into the workspace.
+func (s *Server) resolve(p string) (workspace.Path, error) {
+	wp, err := s.Roots.Resolve(p)
+	var we *workspace.Error
+	if errors.As(err, &we) {
+		code := hashline.CodeInvalidArgument
+		if we.Kind == workspace.Outside {
+			code = hashline.CodePathOutsideWorkspace
+		}
+		return wp, &hashline.Error{Code: code, Message: we.Error(), Details: hashline.Details{Field: "path"}}
+	}
+	return wp, err
+}
+
+// lockDoc serializes mutations of one document across sessions.
+func (s *Server) lockDoc(paths ...string) func() {
+	sort.Strings(paths)
+	var held []*sync.Mutex
+	for i, p := range paths {
+		if i > 0 && p == paths[i-1] {
+			continue
+		}
+		m, _ := s.docs.LoadOrStore(p, &sync.Mutex{})
+		mu := m.(*sync.Mutex)
+		mu.Lock()
+		held = append(held, mu)
+	}
+	return func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			held[i].Unlock()
+		}
+	}
+}
+
+func (s *Server) describe(_ context.Context, args json.RawMessage) (any, error) {
+	return &DescribeResult{OK: true, Version: Version, Tools: Tools(), Guidance: Guidance()}, nil
+}
+
+// SessionEndResult is the result of hashline.session.end.
+type SessionEndResult struct {
+	OK    bool `json:"ok"`
+	Ended bool `json:"ended"`
+}
+
+func (s *Server) sessionEnd(_ context.Context, args json.RawMessage) (any, error) {
+	var a Common
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	return &SessionEndResult{OK: true, Ended: s.Sessions.End(a.sessionName())}, nil
+}

@@ -1,0 +1,142 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+)
+
+// WriteArgs are the arguments of hashline.write.
+type WriteArgs struct {
+	Common
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// WriteResult is the result of hashline.write (§5.3).
+type WriteResult struct {
+	OK       bool               `json:"ok"`
+	Path     string             `json:"path"`
+	Tag      string             `json:"tag"`
+	Header   string             `json:"header"`
+	Created  bool               `json:"created"`
+	Warnings []hashline.Warning `json:"warnings"`
+}
+
+func (s *Server) write(ctx context.Context, args json.RawMessage) (any, error) {
+	var a WriteArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	wp, err := s.resolve(a.Path)
+	if err != nil {
+		return nil, err
+	}
+	content, stripped := hashline.StripPasted(a.Content)
+	res := &WriteResult{OK: true, Path: wp.Rel, Warnings: []hashline.Warning{}}
+	for _, w := range stripped {
+		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnStripped, Message: w})
+	}
+	sess := s.Sessions.Get(a.sessionName())
+	sess.Mutation.Lock()
+	defer sess.Mutation.Unlock()
+	defer s.lockDoc(wp.Abs)()
+
+	live, err := s.Source.Live(ctx, wp.Abs)
+	if err != nil {
+		return nil, err
+	}
+	cs := documents.ChangeSet{Label: "hashline: write " + wp.Rel}
+	if live.Exists() {
+		if w, ok := unreadChanges(sess, wp.Abs, live.Text); ok {
+			res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnDrift, Message: w})
+		}
+		next := hashline.NewText(conform(content, live.Text))
+		if next.Raw() == live.Text.Raw() {
+			sess.Record(wp.Abs, next, hashline.FullLineSet(next.Len()))
+			res.Tag, res.Header = string(next.Tag()), hashline.Header(wp.Rel, next.Tag())
+			return res, nil
+		}
+		old := live
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, Edits: wholeEdits(live.Text, next), New: next})
+	} else {
+		res.Created = true
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: hashline.NewText(content)})
+	}
+	landed, err := s.Sink.Apply(ctx, cs)
+	if err != nil {
+		return nil, err
+	}
+	got := landed[wp.Abs]
+	if got == nil {
+		return nil, hashline.Errorf(hashline.CodeToolFailed, "the write of %s was applied but its text could not be read back: read the file to see what it holds", wp.Rel)
+	}
+	sess.Record(wp.Abs, got, hashline.FullLineSet(got.Len()))
+	if w, drifted := landedDrift(cs.Files[0].New, got); drifted {
+		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
+	}
+	res.Tag, res.Header = string(got.Tag()), hashline.Header(wp.Rel, got.Tag())
+	return res, nil
+}
+
+// conform gives new content the conventions of the file it replaces: its
+// BOM and, when the content uses plain LF, the file's dominant line ending.
+func conform(content string, old *hashline.Text) string {
+	if old.EOL() != "\n" && !strings.Contains(content, "\r") {
+		content = strings.ReplaceAll(content, "\n", old.EOL())
+	}
+	if old.HasBOM() && !strings.HasPrefix(content, "\uFEFF") {
+		content = "\uFEFF" + content
+	}
+	return content
+}
+
+// wholeEdits is one byte edit from old to next that spares the lines both
+// share at the start and at the end, so an editor keeps its marks there. Its
+// ends sit on line starts of old, never inside a CRLF or a character.
+func wholeEdits(old, next *hashline.Text) []hashline.ByteEdit {
+	a, b := old.Raw(), next.Raw()
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	for pre > 0 && !lineStart(a, pre) {
+		pre--
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	for suf > 0 && !lineStart(a, len(a)-suf) {
+		suf--
+	}
+	return []hashline.ByteEdit{{Start: pre, End: len(a) - suf, New: b[pre : len(b)-suf]}}
+}
+
+// lineStart reports whether a line of s begins at i: after an LF, or after
+// a CR that no LF follows.
+func lineStart(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	c := s[i-1]
+	return c == '\n' || c == '\r' && (i == len(s) || s[i] != '\n')
+}
+
+// unreadChanges warns when a write replaces text the session never read:
+// the file holds none of the versions this session recorded for it.
+func unreadChanges(sess *hashline.Session, abs string, live *hashline.Text) (string, bool) {
+	versions := sess.Snapshots(abs)
+	if len(versions) == 0 {
+		return "", false
+	}
+	for _, v := range versions {
+		if v.Digest == live.Digest() {
+			return "", false
+		}
+	}
+	return "the file had changed since this session last read it; those changes were replaced by this write (the editor's undo restores them)", true
+}

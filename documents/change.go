@@ -1,0 +1,53 @@
+package documents
+
+import "hashline-ls/hashline"
+
+// Live is the text of a file as it is now.
+type Live struct {
+	Text *hashline.Text // nil when the file does not exist
+	// Version is the editor's buffer version; Open is false when the text
+	// came from disk, and then Version means nothing.
+	Version int32
+	Open    bool
+	// Mode is the file's permission bits on disk (0 when unknown).
+	Mode uint32
+}
+
+// Exists reports whether there is a file.
+func (l Live) Exists() bool { return l.Text != nil }
+
+// ChangeKind says what a FileChange does.
+type ChangeKind int
+
+const (
+	Modify ChangeKind = iota + 1 // edit an existing file's text
+	Create                       // create a new file with New as its text
+	Delete                       // delete the file
+	Rename                       // move the file to NewPath, with New as its text
+)
+
+// FileChange is one file's part of a change set. Paths are canonical and
+// absolute.
+type FileChange struct {
+	Kind    ChangeKind
+	Path    string
+	NewPath string // Rename only
+	// Old is the live text the change was proven against, with the buffer
+	// version it had (nil for Create).
+	Old *Live
+	// Edits turn Old's raw text into New's (Modify, and Rename when the
+	// content changes too).
+	Edits []hashline.ByteEdit
+	New   *hashline.Text // the intended text afterwards; nil for Delete
+}
+
+// ChangeSet is everything one call writes, applied all or nothing.
+type ChangeSet struct {
+	// Label names the ops, for the editor's undo stack and review.
+	Label string
+	Files []FileChange
+}
+
+// Landed maps each path a change set left a file at to the text it holds
+// now. A path deleted or moved away is absent.
+type Landed map[string]*hashline.Text

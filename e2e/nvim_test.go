@@ -1,0 +1,82 @@
+// Package e2e runs hashline-ls under real editors.
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// requireEditor is set in CI, where a missing editor must fail the run
+// rather than skip it.
+var requireEditor = os.Getenv("HASHLINE_REQUIRE_EDITORS") != ""
+
+func buildServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hashline-ls")
+	cmd := exec.Command("go", "build", "-o", bin, "../cmd/hashline-ls")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+var summaryRe = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
+
+// TestNeovim runs a scripted session in Debian's Neovim (0.7) with its
+// default didChange debounce: read, edit, the user changes the buffer, a
+// stale edit is refused with the live tag, and an edit with that tag lands.
+func TestNeovim(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if requireEditor {
+			t.Fatal("nvim is not installed, and HASHLINE_REQUIRE_EDITORS is set")
+		}
+		t.Skip("nvim is not installed; install Debian's neovim to run this test")
+	}
+	bin := buildServer(t)
+	base := t.TempDir()
+	root := filepath.Join(base, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "greet.py"), []byte("def greet(name):\n    return f\"hello {name}\"\n\nprint(greet(\"x\"))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(base, "results.txt")
+	script, _ := filepath.Abs("testdata/nvim_session.lua")
+	cmd := exec.Command(nvim, "--headless", "--clean", "-u", script)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results)
+	done := make(chan error, 1)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("nvim did not finish within 60 s\n%s", out.String())
+	}
+	b, rerr := os.ReadFile(results)
+	log, _ := os.ReadFile(filepath.Join(base, "server.log"))
+	if rerr != nil || err != nil {
+		t.Fatalf("nvim: %v, results: %v\nnvim output:\n%s\nserver log:\n%s", err, rerr, out.String(), log)
+	}
+	t.Logf("neovim session:\n%s", b)
+	m := summaryRe.FindStringSubmatch(string(b))
+	if m == nil || m[2] != "0" || m[1] == "0" {
+		t.Fatalf("neovim session failed:\n%s\nserver log:\n%s", b, log)
+	}
+	// The buffer was never saved; the file on disk is as it was.
+	if disk, _ := os.ReadFile(filepath.Join(root, "greet.py")); !strings.Contains(string(disk), "hello {name}") {
+		t.Fatalf("disk changed: %q", disk)
+	}
+}

@@ -1,0 +1,94 @@
+-- A scripted Neovim session against hashline-ls, with Neovim's default
+-- didChange debounce. It writes one line per check to $HASHLINE_RESULTS and
+-- ends with "N passed, N failed".
+local bin = os.getenv("HASHLINE_BIN")
+local root = os.getenv("HASHLINE_ROOT")
+local out = assert(io.open(os.getenv("HASHLINE_RESULTS"), "w"))
+local passed, failed = 0, 0
+
+local function report(ok, name, detail)
+  if ok then
+    passed = passed + 1
+    out:write("ok   " .. name .. "\n")
+  else
+    failed = failed + 1
+    out:write("FAIL " .. name .. ": " .. vim.inspect(detail) .. "\n")
+  end
+  out:flush()
+end
+
+local function finish()
+  out:write(string.format("%d passed, %d failed\n", passed, failed))
+  out:close()
+  vim.cmd("qall!")
+end
+
+local client_id = vim.lsp.start_client({
+  name = "hashline",
+  cmd = { bin, "--stdio", "--log-file", root .. "/../server.log", "--log-level", "debug" },
+  root_dir = root,
+  workspace_folders = { { uri = vim.uri_from_fname(root), name = "ws" } },
+})
+report(client_id ~= nil, "start_client", client_id)
+
+vim.cmd("edit " .. root .. "/greet.py")
+local buf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(buf, client_id)
+local client
+vim.wait(5000, function()
+  client = vim.lsp.get_client_by_id(client_id)
+  return client ~= nil and client.initialized
+end, 10)
+report(client and client.initialized, "initialized", nil)
+
+-- execute runs one hashline command and waits for its result table.
+local function execute(command, args)
+  local done, result, err = false, nil, nil
+  client.request("workspace/executeCommand", { command = command, arguments = { args } }, function(e, r)
+    err, result, done = e, r, true
+  end, buf)
+  vim.wait(10000, function() return done end, 10)
+  if not done then
+    return nil, "timeout"
+  end
+  return result, err
+end
+
+local function lines()
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
+end
+
+-- 1. read: numbered lines under [path#TAG].
+local r = execute("hashline.read", { path = "greet.py" })
+report(r and r.ok and r.content:match("^%[greet%.py#%x%x%x%x%]\n1:def greet%(name%):\n2:    return"), "read", r)
+local tag = r and r.tag
+
+-- 2. edit: lands in the buffer, through the editor.
+local e = execute("hashline.edit", { path = "greet.py", tag = tag, ops = "PUT 2.=2:\n+    return f\"hi {name}\"" })
+report(e and e.ok, "edit ok", e)
+report(lines() == 'def greet(name):\n    return f"hi {name}"\n\nprint(greet("x"))', "edit in buffer", lines())
+report(vim.api.nvim_buf_get_option(buf, "modified"), "edit left the buffer modified, not saved", nil)
+local tag2 = e and e.tag
+
+-- 3. the user changes the buffer: line 1 gets a comment above it.
+vim.api.nvim_buf_set_lines(buf, 0, 0, false, { "# greeting helpers" })
+
+-- 4. a stale edit anchored on a line fails with the live tag and the lines.
+local s = execute("hashline.edit", { path = "greet.py", tag = tag2, ops = "PUT 2.=2:\n+    return 'stale'" })
+local live = s and s.error and s.error.details and s.error.details.liveTag
+report(s and s.ok == false and s.error.code == "EDIT_TAG_MISMATCH" and live and live ~= tag2, "stale edit refused with live tag", s)
+report(s and s.error and s.error.details.content and s.error.details.content:find("1:# greeting helpers", 1, true), "refusal shows live lines", s)
+report(lines():find("return 'stale'", 1, true) == nil, "stale edit wrote nothing", lines())
+
+-- 5. an edit with the fresh tag, against the shown line numbers, lands.
+local f = execute("hashline.edit", { path = "greet.py", tag = live, ops = "PUT 3.=3:\n+    return f\"hello, {name}\"" })
+report(f and f.ok, "fresh edit ok", f)
+report(lines() == '# greeting helpers\ndef greet(name):\n    return f"hello, {name}"\n\nprint(greet("x"))', "fresh edit in buffer", lines())
+report(f and f.tag and #f.tag == 4 and f.tag ~= live, "fresh edit returns the new tag", f)
+
+-- 6. the returned tag re-grounds: an edit with it needs no read.
+local g = execute("hashline.edit", { path = "greet.py", tag = f and f.tag, ops = "PUT >$:\n+# end" })
+report(g and g.ok and lines():sub(-5) == "# end", "edit with returned tag", g)
+
+vim.lsp.stop_client(client_id)
+finish()

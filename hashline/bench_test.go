@@ -1,0 +1,122 @@
+package hashline
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The benchmarks are read as ratios to BenchmarkBaseline, measured in the
+// same run (scripts/benchratio.awk): the floor any whole-file operation
+// pays is hashing the bytes once and copying them once. Targets: Read
+// within 3x of it, Edit within 4x.
+
+const benchLines = 10000
+
+var benchText = sync.OnceValue(func() string {
+	r := rand.New(rand.NewPCG(1, 2))
+	idents := []string{"ctx", "request", "response", "buffer", "err", "count", "config", "pendingItems", "runningTotal", "displayName"}
+	id := func() string { return idents[r.IntN(len(idents))] }
+	var b strings.Builder
+	for i := 0; i < benchLines; i++ {
+		switch k := r.IntN(20); {
+		case k < 1:
+			b.WriteString("")
+		case k < 3:
+			b.WriteString("\t}")
+		case k < 5:
+			fmt.Fprintf(&b, "func handle%d(%s context.Context, %s *Request) error {", i, id(), id())
+		case k < 7:
+			fmt.Fprintf(&b, "\tif %s := load(%s, %d); %s != nil {", id(), id(), r.IntN(1000), id())
+		case k < 9:
+			fmt.Fprintf(&b, "\t\treturn fmt.Errorf(\"step %d: %%w\", err)", i)
+		case k < 11:
+			fmt.Fprintf(&b, "\t%s := %s.Lookup(%s, %d)", id(), id(), id(), r.IntN(100))
+		case k < 12:
+			fmt.Fprintf(&b, "// Größe %d: prüfe die Einträge — 日本語のコメント", i)
+		case k < 14:
+			fmt.Fprintf(&b, "\tlog.Printf(\"%s=%%v %s=%%v\", %s, %s)", id(), id(), id(), id())
+		case k < 16:
+			fmt.Fprintf(&b, "\tfor _, %s := range %s {", id(), id())
+		case k < 17:
+			b.WriteString("}")
+		default:
+			fmt.Fprintf(&b, "\t\t%s = append(%s, %s[%d])", id(), id(), id(), r.IntN(64))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+})
+
+var (
+	sinkDigest [sha256.Size]byte
+	sinkBytes  []byte
+	sinkView   View
+)
+
+// BenchmarkBaseline is the unit: SHA-256 of the file plus one copy of it.
+func BenchmarkBaseline(b *testing.B) {
+	raw := benchText()
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDigest = sha256.Sum256(bytesOf(raw))
+		sinkBytes = []byte(raw)
+	}
+}
+
+// BenchmarkRead is a whole-file read as the read path does it: index and
+// tag the live text, render every row, record what was shown.
+func BenchmarkRead(b *testing.B) {
+	raw := benchText()
+	s := NewSession()
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		t := NewText(raw)
+		sinkView = s.Read("bench.go", "bench.go", t, 1, t.Len())
+	}
+}
+
+// BenchmarkEdit is one single-line replacement in the middle of a file the
+// session has read: tag the live text, plan (parse, gates, apply, retag),
+// and commit what landed. Two bodies alternate so every call changes the
+// file.
+func BenchmarkEdit(b *testing.B) {
+	live := benchText()
+	s := NewSession()
+	t0 := NewText(live)
+	s.Read("bench.go", "bench.go", t0, 1, t0.Len())
+	mid := benchLines / 2
+	ops := [2]string{
+		fmt.Sprintf("PUT %d.=%d:\n+\treturn alpha(ctx) // edited", mid, mid),
+		fmt.Sprintf("PUT %d.=%d:\n+\treturn beta(ctx) // edited", mid, mid),
+	}
+	b.SetBytes(int64(len(live)))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t := NewText(live)
+		p, err := s.Plan(EditRequest{Path: "bench.go", Display: "bench.go", Tag: string(t.Tag()), Ops: ops[i&1]}, t)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Commit(p, "bench.go", p.New)
+		live = p.New.Raw()
+		i++
+	}
+}
+
+func TestBenchTextShape(t *testing.T) {
+	raw := benchText()
+	tx := NewText(raw)
+	if tx.Len() != benchLines {
+		t.Fatalf("%d lines, want %d", tx.Len(), benchLines)
+	}
+	if avg := len(raw) / benchLines; avg < 35 || avg > 45 {
+		t.Fatalf("%d bytes per line on average, want about 40", avg)
+	}
+}

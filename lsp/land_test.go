@@ -1,0 +1,350 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"hashline-ls/commands"
+	"hashline-ls/hashline"
+)
+
+// An edit of a file the editor holds goes through its buffer: the unsaved
+// text is what is edited, the disk is left alone, and the tag returned is
+// the buffer's.
+func TestEditOpenBufferLandsInBuffer(t *testing.T) {
+	e := newEditor(t, vscodeOptions())
+	e.writeFile("a.txt", "one\ntwo\nthree\n")
+	e.open("a.txt", 1)
+	e.typeReplace("a.txt", "two", "TWO")
+
+	r := e.read("a.txt")
+	if want := "one\nTWO\nthree\n"; r.Tag != tagOf(want) || !strings.Contains(r.Content, "2:TWO\n") {
+		t.Fatalf("read = tag %s content %q, want the unsaved buffer (tag %s)", r.Tag, r.Content, tagOf(want))
+	}
+	version := e.bufferVersion("a.txt")
+	res := e.edit("a.txt", r.Tag, "PUT 2.=2:\n+deux")
+
+	want := "one\ndeux\nthree\n"
+	if got := e.bufferText("a.txt"); got != want {
+		t.Fatalf("buffer = %q, want %q", got, want)
+	}
+	if res.Tag != tagOf(want) || res.Header != "[a.txt#"+tagOf(want)+"]" {
+		t.Fatalf("result tag %s header %s, want %s", res.Tag, res.Header, tagOf(want))
+	}
+	if len(res.Warnings) != 0 {
+		t.Fatalf("warnings = %+v, want none", res.Warnings)
+	}
+	if got := e.diskText("a.txt"); got != "one\ntwo\nthree\n" {
+		t.Fatalf("disk = %q, want it untouched", got)
+	}
+	applies := e.appliesSeen()
+	if len(applies) != 1 || len(applies[0].Edit.DocumentChanges) != 1 {
+		t.Fatalf("applyEdit requests = %+v, want one with one document change", applies)
+	}
+	dc := applies[0].Edit.DocumentChanges[0]
+	if v, err := dc.version(); err != nil || v == nil || *v != version {
+		t.Fatalf("TextDocumentEdit version = %s, want %d", dc.TextDocument.Version, version)
+	}
+	if dc.TextDocument.URI != uriOf(e.path("a.txt")) {
+		t.Fatalf("uri = %s, want the one the editor opened", dc.TextDocument.URI)
+	}
+	// The change annotation names the ops, for the editor's undo and review.
+	if _, ok := applies[0].Edit.ChangeAnnotations["hashline"]; !ok || dc.Edits[0].AnnotationID != "hashline" {
+		t.Fatalf("annotations = %v, edit annotation %q, want the hashline annotation on every edit", applies[0].Edit.ChangeAnnotations, dc.Edits[0].AnnotationID)
+	}
+	if !strings.Contains(applies[0].Label, "PUT 2.=2:") {
+		t.Fatalf("label = %q, want it to name the op", applies[0].Label)
+	}
+	// The text edit replaces line 2 only.
+	if got := dc.Edits[0].Range; got != (wireRange{Start: wirePos{1, 0}, End: wirePos{2, 0}}) || dc.Edits[0].NewText != "deux\n" {
+		t.Fatalf("text edit = %+v %q, want line 2 replaced", got, dc.Edits[0].NewText)
+	}
+}
+
+// A file the editor does not hold: VS Code opens it (didOpen with the disk
+// text, then didChange) and the server reports the text it was told of.
+func TestEditFileNotHeld(t *testing.T) {
+	t.Run("editor opens it", func(t *testing.T) {
+		e := newEditor(t, vscodeOptions())
+		e.setBehaviour(applyBehaviour{unheld: unheldOpen, save: true})
+		e.writeFile("b.txt", "alpha\nbeta\n")
+		r := e.read("b.txt")
+		res := e.edit("b.txt", r.Tag, "PUT >1:\n+inserted")
+		want := "alpha\ninserted\nbeta\n"
+		if res.Tag != tagOf(want) || len(res.Warnings) != 0 {
+			t.Fatalf("result = %s, want tag %s and no warning", res.raw, tagOf(want))
+		}
+		if got := e.bufferText("b.txt"); got != want {
+			t.Fatalf("buffer = %q, want %q", got, want)
+		}
+		if got := e.diskText("b.txt"); got != want {
+			t.Fatalf("disk after the editor saved = %q, want %q", got, want)
+		}
+		dc := e.appliesSeen()[0].Edit.DocumentChanges[0]
+		if v, err := dc.version(); err != nil || v != nil {
+			t.Fatalf("version = %s, want null for a file the editor does not hold", dc.TextDocument.Version)
+		}
+	})
+	t.Run("editor writes the disk", func(t *testing.T) {
+		e := newEditor(t, vscodeOptions())
+		e.setBehaviour(applyBehaviour{unheld: unheldDisk})
+		e.writeFile("b.txt", "alpha\nbeta\n")
+		r := e.read("b.txt")
+		res := e.edit("b.txt", r.Tag, "CUT 1.=1")
+		if want := "beta\n"; res.Tag != tagOf(want) || e.diskText("b.txt") != want {
+			t.Fatalf("result %s, disk %q, want %q", res.raw, e.diskText("b.txt"), want)
+		}
+	})
+	t.Run("editor loads it where the server cannot see", func(t *testing.T) {
+		// Neovim 0.7 with nothing attaching the client to the new buffer:
+		// it answers applied, and the server never hears of the text.
+		e := newEditor(t, clientOptions{applyEdit: true, resourceOps: []string{"create", "rename", "delete"},
+			initOptions: map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}})
+		e.setBehaviour(applyBehaviour{unheld: unheldHidden})
+		e.writeFile("b.txt", "alpha\nbeta\n")
+		r := e.read("b.txt")
+		res := e.fail(commands.CmdEdit, map[string]any{"path": "b.txt", "tag": r.Tag, "ops": "CUT 1.=1"}, hashline.CodeToolFailed)
+		if res.Error.Details.LiveTag != tagOf("alpha\nbeta\n") {
+			t.Fatalf("live tag = %s, want the disk's %s", res.Error.Details.LiveTag, tagOf("alpha\nbeta\n"))
+		}
+		if got := e.diskText("b.txt"); got != "alpha\nbeta\n" {
+			t.Fatalf("disk = %q, want it untouched", got)
+		}
+	})
+}
+
+// Real editors send the didChange after they answer applyEdit, Neovim about
+// 150 ms after; with its debounce off, just before.
+func TestDidChangeTiming(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		behave applyBehaviour
+	}{
+		{"after the answer", applyBehaviour{}},
+		{"150 ms after the answer", applyBehaviour{delay: 150 * time.Millisecond}},
+		{"before the answer", applyBehaviour{beforeAnswer: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEditor(t, neovimOptions())
+			e.setBehaviour(tc.behave)
+			e.writeFile("c.py", "def f():\n    return 1\n")
+			e.open("c.py", 0)
+			r := e.read("c.py")
+			res := e.edit("c.py", r.Tag, "PUT 2.=2:\n+    return 2")
+			want := "def f():\n    return 2\n"
+			if got := e.bufferText("c.py"); got != want {
+				t.Fatalf("buffer = %q, want %q", got, want)
+			}
+			if res.Tag != tagOf(want) || len(res.Warnings) != 0 {
+				t.Fatalf("result = %s, want tag %s without warnings", res.raw, tagOf(want))
+			}
+			// The tag is good for the next edit at once.
+			res = e.edit("c.py", res.Tag, "PUT >$:\n+f()")
+			want += "f()\n"
+			if got := e.bufferText("c.py"); got != want || res.Tag != tagOf(want) {
+				t.Fatalf("second edit: buffer %q tag %s, want %q tag %s", got, res.Tag, want, tagOf(want))
+			}
+		})
+	}
+}
+
+// Buffer versions come from the editor and may start at 0 and skip; the
+// edit names the version it was proven against.
+func TestVersionsJump(t *testing.T) {
+	e := newEditor(t, neovimOptions())
+	e.setBehaviour(applyBehaviour{delay: 150 * time.Millisecond})
+	e.writeFile("v.txt", "1\n2\n3\n")
+	e.open("v.txt", 0)
+	e.setStep(4)
+	e.typeReplace("v.txt", "3", "three") // version 4
+	e.setStep(5)
+	e.typeReplace("v.txt", "1", "one") // version 9
+	if v := e.bufferVersion("v.txt"); v != 9 {
+		t.Fatalf("version = %d, want 9", v)
+	}
+	r := e.read("v.txt")
+	res := e.edit("v.txt", r.Tag, "PUT 2.=2:\n+two")
+	if v := e.bufferVersion("v.txt"); v != 14 {
+		t.Fatalf("version after the edit = %d, want 14", v)
+	}
+	e.setStep(3)
+	res = e.edit("v.txt", res.Tag, "PUT >$:\n+four")
+	want := "one\ntwo\nthree\nfour\n"
+	if got := e.bufferText("v.txt"); got != want || res.Tag != tagOf(want) {
+		t.Fatalf("buffer %q tag %s, want %q tag %s", got, res.Tag, want, tagOf(want))
+	}
+	var versions []int32
+	for _, a := range e.appliesSeen() {
+		// Neovim announces resource operations, so it gets documentChanges.
+		v, err := a.Edit.DocumentChanges[0].version()
+		if err != nil || v == nil {
+			t.Fatalf("version = %s, want a number", a.Edit.DocumentChanges[0].TextDocument.Version)
+		}
+		versions = append(versions, *v)
+	}
+	if len(versions) != 2 || versions[0] != 9 || versions[1] != 14 {
+		t.Fatalf("versions sent = %v, want [9 14]", versions)
+	}
+}
+
+// An editor that answers applied but changes nothing (Neovim 0.7 with a
+// stale version) must not pass for a success.
+func TestAppliedButUnchanged(t *testing.T) {
+	opts := neovimOptions()
+	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}
+	e := newEditor(t, opts)
+	old := "keep\nchange me\n"
+	e.writeFile("d.txt", old)
+	e.open("d.txt", 0)
+	r := e.read("d.txt")
+
+	e.setBehaviour(applyBehaviour{skipAll: true})
+	res := e.fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+changed"}, hashline.CodeToolFailed)
+	if res.Error.Details.LiveTag != tagOf(old) || !res.Error.Retriable {
+		t.Fatalf("error = %s, want a retriable failure with the live tag %s", res.raw, tagOf(old))
+	}
+	if got := e.bufferText("d.txt"); got != old {
+		t.Fatalf("buffer = %q, want it unchanged", got)
+	}
+	// Nothing was recorded as written: the tag of the text that did not land
+	// means nothing to the session.
+	e.setBehaviour(applyBehaviour{})
+	e.fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": tagOf("keep\nchanged\n"), "ops": "PUT 1.=1:\n+x"}, hashline.CodeTagUnknown)
+	// The old tag still names the text the buffer holds.
+	res = e.edit("d.txt", r.Tag, "PUT 2.=2:\n+changed")
+	if want := "keep\nchanged\n"; e.bufferText("d.txt") != want || res.Tag != tagOf(want) {
+		t.Fatalf("retry: buffer %q result %s, want %q", e.bufferText("d.txt"), res.raw, want)
+	}
+}
+
+// Neovim 0.7 holds the user's keystrokes back (its debounce) while the
+// server proves an edit against the text it was last told of; it then skips
+// the edit as stale, answers applied, and reports the keystrokes. Whatever
+// the server answers, it must not claim a text the buffer does not hold.
+func TestStaleSkipWithHeldKeystrokes(t *testing.T) {
+	opts := neovimOptions()
+	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 1000}}
+	e := newEditor(t, opts)
+	e.writeFile("n.txt", "a\nb\n")
+	e.open("n.txt", 0)
+	r := e.read("n.txt")
+	e.setBehaviour(applyBehaviour{staleSkip: true, delay: 150 * time.Millisecond})
+	e.typeAt("n.txt", 0, 1, "A", true)
+	res, err := e.exec(commands.CmdEdit, map[string]any{"path": "n.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := e.bufferText("n.txt")
+	if buf != "A\nb\n" {
+		t.Fatalf("buffer = %q, want the keystroke only (the edit was skipped)", buf)
+	}
+	switch {
+	case res.OK:
+		if res.Tag != tagOf(buf) || !res.hasWarning(hashline.WarnLanded) {
+			t.Fatalf("result = %s, want the buffer's tag %s and a landed warning", res.raw, tagOf(buf))
+		}
+	case res.Error.Details.LiveTag != tagOf(buf):
+		t.Fatalf("error = %s, want live tag %s", res.raw, tagOf(buf))
+	}
+}
+
+// applied:false means the editor changed nothing.
+func TestAppliedFalse(t *testing.T) {
+	t.Run("once, buffer unchanged", func(t *testing.T) {
+		e := newEditor(t, vscodeOptions())
+		e.writeFile("f.txt", "x\ny\n")
+		e.open("f.txt", 1)
+		r := e.read("f.txt")
+		e.setBehaviour(applyBehaviour{refuse: 1})
+		res := e.edit("f.txt", r.Tag, "PUT 1.=1:\n+X")
+		if want := "X\ny\n"; e.bufferText("f.txt") != want || res.Tag != tagOf(want) {
+			t.Fatalf("buffer %q result %s, want %q", e.bufferText("f.txt"), res.raw, want)
+		}
+		if n := len(e.appliesSeen()); n != 2 {
+			t.Fatalf("applyEdit sent %d times, want 2 (one refusal, one retry)", n)
+		}
+	})
+	t.Run("user typed, anchored edit", func(t *testing.T) {
+		e := newEditor(t, vscodeOptions())
+		e.writeFile("f.txt", "x\ny\n")
+		e.open("f.txt", 1)
+		r := e.read("f.txt")
+		e.setBehaviour(applyBehaviour{refuse: 2, onRefuse: func(e *editor) { e.typeAt("f.txt", 0, 0, "typed ", false) }})
+		res := e.fail(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+Y"}, hashline.CodeTagMismatch)
+		want := "typed x\ny\n"
+		if got := e.bufferText("f.txt"); got != want {
+			t.Fatalf("buffer = %q, want the user's text %q", got, want)
+		}
+		if res.Error.Details.LiveTag != tagOf(want) {
+			t.Fatalf("live tag = %s, want %s", res.Error.Details.LiveTag, tagOf(want))
+		}
+	})
+	t.Run("user typed, edit at the end", func(t *testing.T) {
+		// PUT >$: survives the typing (branch B), so the editor is asked
+		// twice and refuses twice; the user typed before the first refusal.
+		e := newEditor(t, vscodeOptions())
+		e.writeFile("f.txt", "x\ny\n")
+		e.open("f.txt", 1)
+		r := e.read("f.txt")
+		typed := false
+		e.setBehaviour(applyBehaviour{refuse: 2, onRefuse: func(e *editor) {
+			if !typed {
+				typed = true
+				e.typeAt("f.txt", 0, 0, "t", false)
+			}
+		}})
+		res, err := e.exec(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": "PUT >$:\n+z"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "tx\ny\n"
+		if got := e.bufferText("f.txt"); got != want {
+			t.Fatalf("buffer = %q, want the user's text %q", got, want)
+		}
+		if res.OK || (res.Error.Code != hashline.CodeTagMismatch && res.Error.Code != hashline.CodeToolFailed) {
+			t.Fatalf("result = %s, want EDIT_TAG_MISMATCH or TOOL_FAILED", res.raw)
+		}
+		if res.Error.Details.LiveTag != tagOf(want) {
+			t.Fatalf("live tag = %s, want the tag of the buffer now, %s", res.Error.Details.LiveTag, tagOf(want))
+		}
+		if n := len(e.appliesSeen()); n != 2 {
+			t.Fatalf("applyEdit sent %d times, want 2", n)
+		}
+	})
+}
+
+// A formatter that rewrites what landed: the result names the formatted
+// text, says so, and its tag is good for the next edit.
+func TestFormatterRewritesLanded(t *testing.T) {
+	tabs := func(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+	for _, tc := range []struct {
+		name   string
+		behave applyBehaviour
+	}{
+		{"separate didChange before the answer", applyBehaviour{beforeAnswer: true, format: tabs}},
+		{"same didChange 150 ms after the answer", applyBehaviour{delay: 150 * time.Millisecond, format: tabs, formatMerged: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEditor(t, vscodeOptions())
+			e.setBehaviour(tc.behave)
+			e.writeFile("g.go", "func f() {\n}\n")
+			e.open("g.go", 1)
+			r := e.read("g.go")
+			res := e.edit("g.go", r.Tag, "PUT >1:\n+\treturn")
+			want := "func f() {\n    return\n}\n"
+			if got := e.bufferText("g.go"); got != want {
+				t.Fatalf("buffer = %q, want %q", got, want)
+			}
+			if res.Tag != tagOf(want) || !res.hasWarning(hashline.WarnLanded) {
+				t.Fatalf("result = %s, want tag %s with a landed warning", res.raw, tagOf(want))
+			}
+			e.setBehaviour(applyBehaviour{})
+			res = e.edit("g.go", res.Tag, "PUT 2.=2:\n+    return nil")
+			want = "func f() {\n    return nil\n}\n"
+			if got := e.bufferText("g.go"); got != want || res.Tag != tagOf(want) {
+				t.Fatalf("next edit: buffer %q result %s, want %q", got, res.raw, want)
+			}
+		})
+	}
+}

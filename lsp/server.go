@@ -1,0 +1,239 @@
+// Package lsp is the protocol edge of hashline-ls: it speaks the Language
+// Server Protocol over a stream, keeps the documents the editor has open,
+// runs the hashline.* commands, and lands their edits through
+// workspace/applyEdit so they go through the editor's buffers and undo.
+//
+// Concurrency (DESIGN §6): jsonrpc2 calls the handler on its read loop, and
+// the same loop delivers the answers to the server's own calls. So
+// notifications are handled on the loop, in order, and never wait; every
+// executeCommand runs on its own goroutine, where it may call the client and
+// wait for the didChange that follows.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"hashline-ls/commands"
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/workspace"
+)
+
+// Server is one connection's language server.
+type Server struct {
+	conn jsonrpc2.Conn
+	log  *zap.Logger
+	docs *documents.Store
+	cmds *commands.Server
+
+	mu       sync.Mutex // guards the fields below
+	state    state
+	caps     clientCaps
+	settings Settings
+	folders  []string          // canonical workspace folders
+	uris     map[string]string // document URI → canonical path, while open
+	inflight map[string]context.CancelFunc
+
+	exit chan int // receives the exit code when the client says exit
+}
+
+type state int
+
+const (
+	stateNew state = iota
+	stateRunning
+	stateShutdown
+)
+
+// Serve runs a server on rw until the client exits or the stream ends, and
+// returns the process exit code: 0 after shutdown and exit, 1 otherwise.
+func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger) int {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	s := New(log)
+	conn := jsonrpc2.NewConn(newStream(rw, log))
+	s.conn = conn
+	conn.Go(ctx, s.handle)
+	select {
+	case code := <-s.exit:
+		// Closing the conn cannot unblock a read of os.Stdin, so return
+		// instead of waiting for the read loop to end.
+		conn.Close()
+		return code
+	case <-conn.Done():
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.state == stateShutdown {
+			return 0
+		}
+		return 1
+	case <-ctx.Done():
+		conn.Close()
+		return 1
+	}
+}
+
+// New returns a server that is not yet connected; Serve connects it.
+func New(log *zap.Logger) *Server {
+	docs := documents.NewStore()
+	roots, _ := workspace.New()
+	s := &Server{
+		log:      log,
+		docs:     docs,
+		settings: defaultSettings(),
+		uris:     map[string]string{},
+		inflight: map[string]context.CancelFunc{},
+		exit:     make(chan int, 1),
+	}
+	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: source{s}, Sink: sink{s}, Log: log}
+	return s
+}
+
+// handle is the jsonrpc2 handler. It always returns nil: an error returned
+// to jsonrpc2 is stored on the conn and poisons it.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("handler panicked", zap.String("method", req.Method()), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			if _, isCall := req.(*jsonrpc2.Call); isCall {
+				_ = reply(context.WithoutCancel(ctx), nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("the server failed handling %s: %v", req.Method(), p)))
+			}
+		}
+	}()
+	call, isCall := req.(*jsonrpc2.Call)
+	if !isCall {
+		s.notification(ctx, req)
+		return nil
+	}
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch {
+	case st == stateNew && req.Method() != protocol.MethodInitialize:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
+	case st == stateShutdown:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down: only exit is accepted"))
+	case st != stateNew && req.Method() == protocol.MethodInitialize:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is already initialized"))
+	}
+	switch req.Method() {
+	case protocol.MethodInitialize:
+		res, err := s.initialize(req.Params())
+		if err != nil {
+			return reply(ctx, nil, err)
+		}
+		return reply(ctx, res, nil)
+	case protocol.MethodShutdown:
+		s.shutdown()
+		return reply(ctx, nil, nil)
+	case protocol.MethodWorkspaceExecuteCommand:
+		s.executeCommand(ctx, call, reply)
+		return nil
+	}
+	return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method %q is not supported by hashline-ls", req.Method())))
+}
+
+func (s *Server) notification(ctx context.Context, req jsonrpc2.Request) {
+	params := req.Params()
+	var err error
+	switch req.Method() {
+	case protocol.MethodInitialized:
+	case protocol.MethodExit:
+		s.mu.Lock()
+		code := 1
+		if s.state == stateShutdown {
+			code = 0
+		}
+		s.mu.Unlock()
+		select {
+		case s.exit <- code:
+		default:
+		}
+	case protocol.MethodCancelRequest:
+		s.cancel(params)
+	case protocol.MethodTextDocumentDidOpen:
+		err = s.didOpen(params)
+	case protocol.MethodTextDocumentDidChange:
+		err = s.didChange(params)
+	case protocol.MethodTextDocumentDidClose:
+		err = s.didClose(params)
+	case protocol.MethodTextDocumentDidSave:
+	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
+		err = s.didChangeFolders(params)
+	case protocol.MethodWorkspaceDidChangeConfiguration:
+		err = s.didChangeConfiguration(params)
+	default:
+		s.log.Debug("ignored notification", zap.String("method", req.Method()))
+	}
+	if err != nil {
+		s.log.Warn("notification failed", zap.String("method", req.Method()), zap.Error(err))
+	}
+}
+
+// shutdown ends every command still waiting, and refuses new ones.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state = stateShutdown
+	for _, cancel := range s.inflight {
+		cancel()
+	}
+}
+
+// cancel handles $/cancelRequest. The id is decoded here because
+// protocol.CancelHandler expects an int32 where JSON gives a float64.
+func (s *Server) cancel(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	s.mu.Lock()
+	cancel := s.inflight[idKey(p.ID)]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// idKey spells a request id from the wire the way callKey spells a
+// jsonrpc2.ID: numbers as #N, strings quoted.
+func idKey(raw json.RawMessage) string {
+	var n float64
+	if json.Unmarshal(raw, &n) == nil {
+		return fmt.Sprintf("#%d", int64(n))
+	}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return fmt.Sprintf("%q", str)
+	}
+	return string(raw)
+}
+
+func callKey(id jsonrpc2.ID) string { return fmt.Sprintf("%q", id) }
+
+// landTimeout is how long a write waits for the editor to report the text
+// that landed.
+func (s *Server) landTimeout() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Duration(s.settings.LandTimeoutMs) * time.Millisecond
+}
+
+func (s *Server) capabilities() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}

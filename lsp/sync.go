@@ -1,0 +1,96 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"hashline-ls/documents"
+)
+
+// canonical maps a document URI to the path the snapshot store and the
+// path resolver use for the same file: absolute, symlinks resolved.
+func canonical(uri string) (string, bool) {
+	p, ok := uriPath(uri)
+	if !ok {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real, true
+	}
+	return filepath.Clean(p), true
+}
+
+func (s *Server) didOpen(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int32  `json:"version"`
+			Text    string `json:"text"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	path, ok := canonical(p.TextDocument.URI)
+	if !ok {
+		return nil // not a file: untitled buffers and the like are not ours
+	}
+	s.mu.Lock()
+	s.uris[p.TextDocument.URI] = path
+	s.mu.Unlock()
+	s.docs.Open(path, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+	return nil
+}
+
+// didChange decodes its params itself: protocol v0.12.0 types a change's
+// range as a value, so an insert at 0:0 and a whole-document change would
+// decode alike.
+func (s *Server) didChange(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int32  `json:"version"`
+		} `json:"textDocument"`
+		ContentChanges []struct {
+			Range *documents.Range `json:"range"`
+			Text  string           `json:"text"`
+		} `json:"contentChanges"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	path, ok := s.uris[p.TextDocument.URI]
+	s.mu.Unlock()
+	if !ok {
+		if _, isFile := uriPath(p.TextDocument.URI); !isFile {
+			return nil
+		}
+		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
+	}
+	changes := make([]documents.Change, len(p.ContentChanges))
+	for i, c := range p.ContentChanges {
+		changes[i] = documents.Change{Range: c.Range, Text: c.Text}
+	}
+	return s.docs.Change(path, p.TextDocument.Version, changes)
+}
+
+func (s *Server) didClose(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	path, ok := s.uris[p.TextDocument.URI]
+	delete(s.uris, p.TextDocument.URI)
+	s.mu.Unlock()
+	if ok {
+		s.docs.Close(path)
+	}
+	return nil
+}
