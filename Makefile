@@ -30,7 +30,7 @@ lint: vet
 
 # Benchmarks, each stated as a ratio to the baseline measured in the same run.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./hashline/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
 
 # Five minutes of each fuzz target.
 fuzz:

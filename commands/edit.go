@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -38,14 +39,27 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	wp, err := s.resolve(a.Path)
-	if err != nil {
-		return nil, err
-	}
 	sess := s.Sessions.Get(a.sessionName())
 	sess.Mutation.Lock()
 	defer sess.Mutation.Unlock()
+	wp, err := s.resolve(a.Path)
+	// A path that names no file may be a slip for a file this session
+	// read (§9.2). This runs before confinement refuses the path, so a
+	// mistyped path finds the file the model meant.
+	var rebound []hashline.Warning
+	if err != nil || !wp.Exists {
+		if w, ok := s.recoverPath(sess, a, wp, err); ok {
+			wp, err = w.path, nil
+			rebound = append(rebound, w.warning)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
 	res, err := s.editLocked(ctx, sess, a, wp)
+	if err == nil {
+		res.Warnings = append(rebound, res.Warnings...)
+	}
 	if err != nil {
 		he := hashline.AsError(err)
 		sess.Fail(wp.Abs, a.Turn, "edit", he)
@@ -102,6 +116,10 @@ func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditA
 			continue
 		}
 		if errors.Is(err, ErrNotApplied) {
+			// Tell the tag of the text as it is now, after the refusal.
+			if now, lerr := s.Source.Live(ctx, wp.Abs); lerr == nil && now.Exists() {
+				live = now
+			}
 			return nil, &hashline.Error{Code: hashline.CodeTagMismatch, Details: hashline.Details{LiveTag: string(live.Text.Tag())},
 				Message: fmt.Sprintf("the editor refused the edit twice because %s keeps changing: read it again and rebuild the ops against the new tag", wp.Rel)}
 		}
@@ -143,6 +161,34 @@ func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditA
 	return res, nil
 }
 
+type reboundPath struct {
+	path    workspace.Path
+	warning hashline.Warning
+}
+
+// recoverPath rebinds an edit whose path names no file to the one file
+// this session recorded with the same base name and tag.
+func (s *Server) recoverPath(sess *hashline.Session, a EditArgs, wp workspace.Path, resolveErr error) (reboundPath, bool) {
+	tag, err := hashline.ParseTag(a.Tag)
+	if err != nil {
+		return reboundPath{}, false
+	}
+	authored, base := wp.Abs, filepath.Base(wp.Abs)
+	if resolveErr != nil {
+		authored, base = "", filepath.Base(filepath.FromSlash(a.Path))
+	}
+	cand, ok := sess.RecoverPath(base, tag, authored)
+	if !ok {
+		return reboundPath{}, false
+	}
+	cwp, err := s.resolve(cand)
+	if err != nil || !cwp.Exists {
+		return reboundPath{}, false
+	}
+	return reboundPath{path: cwp, warning: hashline.Warning{Kind: hashline.WarnPath, Message: fmt.Sprintf(
+		"%s names no file in the workspace; the edit went to %s, the one file this session read with that name and tag %s: use that path from here on", a.Path, cwp.Rel, tag)}}, true
+}
+
 // moveTarget resolves MV's destination, relative to the workspace like any
 // path argument; it must not exist yet.
 func (s *Server) moveTarget(src workspace.Path, dest string) (workspace.Path, error) {
@@ -166,9 +212,9 @@ func changeSet(p *hashline.Plan, wp workspace.Path, dest *workspace.Path, live d
 	case p.Remove:
 		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Delete, Path: wp.Abs, Old: &old})
 	case dest != nil:
-		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Rename, Path: wp.Abs, NewPath: dest.Abs, Old: &old, Edits: p.Edits, New: p.New})
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Rename, Path: wp.Abs, NewPath: dest.Abs, Old: &old, Edits: p.Edits, Hunks: p.Hunks, New: p.New})
 	default:
-		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, Edits: p.Edits, New: p.New})
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, Edits: p.Edits, Hunks: p.Hunks, New: p.New})
 	}
 	return cs
 }
@@ -188,12 +234,12 @@ func landedDrift(want, got *hashline.Text) (string, bool) {
 		lastW--
 		lastG--
 	}
+	if want.Normalized() == got.Normalized() {
+		return "the text that landed differs from the edit in line endings or the byte-order mark only (the editor changed them): the tag returned is of the text as it is now", true
+	}
 	where := fmt.Sprintf("lines %d-%d", first, max(lastG, first))
 	if lastG < first {
 		where = fmt.Sprintf("near line %d", first)
 	}
-	if want.Normalized() == got.Normalized() {
-		where = "in line endings or the byte-order mark only"
-	}
-	return fmt.Sprintf("the text that landed differs from the edit %s (a formatter or the editor changed it): the tag returned is of the text as it is now; read %s before editing there", where, where), true
+	return fmt.Sprintf("the text that landed differs from the edit at %s (a formatter or the editor changed it): the tag returned is of the text as it is now; read %s before editing there", where, where), true
 }

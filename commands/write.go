@@ -61,7 +61,9 @@ func (s *Server) write(ctx context.Context, args json.RawMessage) (any, error) {
 			return res, nil
 		}
 		old := live
-		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, Edits: wholeEdits(live.Text, next), New: next})
+		fc := documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, New: next}
+		fc.Edits, fc.Hunks = lineEdits(live.Text, next)
+		cs.Files = append(cs.Files, fc)
 	} else {
 		res.Created = true
 		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: hashline.NewText(content)})
@@ -92,6 +94,19 @@ func conform(content string, old *hashline.Text) string {
 		content = "\uFEFF" + content
 	}
 	return content
+}
+
+// lineEdits are the edits that turn old into next line by line, so
+// an editor keeps its marks on every line the write leaves as it was. When
+// line-wise edits would not give exactly next (its final newline or a line
+// ending differs from old's), it falls back to one edit.
+func lineEdits(old, next *hashline.Text) ([]hashline.ByteEdit, []hashline.Hunk) {
+	if hunks, ok := hashline.LineHunks(old, next); ok {
+		if edits := old.Edits(hunks); hashline.ApplyEdits(old.Raw(), edits) == next.Raw() {
+			return edits, hunks
+		}
+	}
+	return wholeEdits(old, next), nil
 }
 
 // wholeEdits is one byte edit from old to next that spares the lines both

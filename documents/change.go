@@ -38,6 +38,9 @@ type FileChange struct {
 	// Edits turn Old's raw text into New's (Modify, and Rename when the
 	// content changes too).
 	Edits []hashline.ByteEdit
+	// Hunks are Edits as lines of Old, when known: they let an editor's
+	// sink tell whether the edit itself landed (hashline.Landed).
+	Hunks []hashline.Hunk
 	New   *hashline.Text // the intended text afterwards; nil for Delete
 }
 

@@ -1,5 +1,7 @@
 // Package documents owns the live text of files: what the editor holds for
-// the documents it has open and, for every other file, what is on disk. It
-// also carries a change set to the disk when no editor applies it, writing
-// each file atomically.
+// the documents it has open and, for every other file, what is on disk. For
+// open documents a Store keeps the text from didOpen, didChange and
+// didClose, with positions counted in the negotiated encoding (UTF-16, UTF-8
+// or UTF-32). It also carries a change set to the disk when no editor applies
+// it, writing each file atomically.
 package documents

@@ -14,9 +14,8 @@ type Alternate struct {
 // not grow into guessing: a spelling goes here only when no other reading
 // exists.
 var Alternates = []Alternate{
-	{Written: "PUT 3-5:", Canonical: "PUT 3.=5:", Rule: "a range written N-M"},
-	{Written: "PUT 3..5:", Canonical: "PUT 3.=5:", Rule: "a range written N..M"},
-	{Written: "CUT 3-5", Canonical: "CUT 3.=5", Rule: "a range written N-M in a colonless header"},
-	{Written: "3.=5:", Canonical: "PUT 3.=5:", Rule: "a locator with its colon but no PUT"},
-	{Written: ">$:", Canonical: "PUT >$:", Rule: "a locator with its colon but no PUT"},
+	{Written: "PUT 3-5:", Canonical: "PUT 3.=5:", Rule: "a range written N-M, wherever a range goes"},
+	{Written: "CUT 3..5", Canonical: "CUT 3.=5", Rule: "a range written N..M, wherever a range goes"},
+	{Written: "3.=5:", Canonical: "PUT 3.=5:", Rule: "any locator with its colon but no PUT"},
+	{Written: ">$:", Canonical: "PUT >$:", Rule: "any locator with its colon but no PUT"},
 }

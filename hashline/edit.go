@@ -36,7 +36,14 @@ type Plan struct {
 	// Summary lists the ops as canonical headers, for change annotations.
 	Summary string
 
-	captures map[string][]string
+	captures []capture
+}
+
+// capture is a named register a call filled, committed only when the call's
+// write lands.
+type capture struct {
+	name  string
+	lines []string
 }
 
 // Plan proves an edit against live, the text the file holds now, and
@@ -104,7 +111,13 @@ func (g *gate) run() (*Plan, error) {
 		if len(versions) == 0 || snap != nil {
 			return g.direct(snap)
 		}
-		return nil, g.reject(versions, true)
+		// The live text is not what the tag named when it was read: treat
+		// it as drift, which branch C may still place safely.
+		p, why, lines := g.recoverDrift(versions)
+		if p != nil {
+			return p, nil
+		}
+		return nil, g.reject(why, lines, true)
 	}
 	if g.positionStable() {
 		p, err := g.build(live, nil)
@@ -120,10 +133,11 @@ func (g *gate) run() (*Plan, error) {
 	if len(versions) == 0 {
 		return nil, g.unknown()
 	}
-	if p, ok := g.recoverDrift(versions); ok {
+	p, why, lines := g.recoverDrift(versions)
+	if p != nil {
 		return p, nil
 	}
-	return nil, g.reject(versions, false)
+	return nil, g.reject(why, lines, false)
 }
 
 // direct is branch A: the live text is the text the tag names.
@@ -150,14 +164,6 @@ func (g *gate) positionStable() bool {
 	return true
 }
 
-// recoverDrift is branch C (§10). It declines every call for now: drift
-// recovery is its own capability, and until it lands a stale anchored edit
-// is refused with the live content around its anchors (branch D).
-func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, bool) {
-	_ = versions
-	return nil, false
-}
-
 // build lowers the ops against t, runs the provenance gate when snap holds
 // what the session was shown, and computes the new text.
 func (g *gate) build(t *Text, snap *Snapshot) (*Plan, error) {
@@ -175,13 +181,24 @@ func (g *gate) build(t *Text, snap *Snapshot) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	p := g.plan(prog, edits, t, cb)
+	// Hunks can cancel out (one op inserts a line that another deletes
+	// further on), so the text decides, as the model would read it.
+	if !p.Remove && p.Move == "" && (len(p.Hunks) == 0 || p.New.Digest() == t.Digest() && p.New.Normalized() == t.Normalized()) {
+		return nil, g.noChange(prog)
+	}
+	return p, nil
+}
+
+// plan applies plain edits to t and assembles the Plan.
+func (g *gate) plan(prog *program, edits []ir, t *Text, cb *clipboard) *Plan {
 	p := &Plan{
 		Path:     g.req.Path,
 		Old:      t,
 		Resolved: prog.resolved,
 		Warnings: append([]Warning(nil), g.patch.Warnings...),
 		Summary:  describeOps(g.patch.Ops),
-		captures: cb.pending,
+		captures: cb.committed(),
 	}
 	for _, op := range g.patch.Ops {
 		switch op.Kind {
@@ -192,17 +209,9 @@ func (g *gate) build(t *Text, snap *Snapshot) (*Plan, error) {
 		}
 	}
 	p.Hunks = apply(t, edits)
-	if len(p.Hunks) == 0 && !p.Remove && p.Move == "" {
-		return nil, g.noChange(prog)
-	}
 	p.Edits = t.Edits(p.Hunks)
 	p.New = NewText(ApplyEdits(t.Raw(), p.Edits))
-	// Hunks can cancel out (one op inserts a line that another deletes
-	// further on), so the text decides, as the model would read it.
-	if !p.Remove && p.Move == "" && p.New.Digest() == t.Digest() && p.New.Normalized() == t.Normalized() {
-		return nil, g.noChange(prog)
-	}
-	return p, nil
+	return p
 }
 
 func (g *gate) noChange(prog *program) *Error {
@@ -266,46 +275,81 @@ func (g *gate) opLines() []int {
 }
 
 // around renders the live lines near each anchor and records them as
-// shown, so one honest retry needs no extra read.
-func (g *gate) around() (string, []int) {
+// shown, so one honest retry needs no extra read. With a line map from the
+// tagged snapshot, each anchor is looked up where it moved to, and rows that
+// changed since the snapshot are marked >>>.
+func (g *gate) around(lines *lineMap) (string, []int) {
 	live := g.live
-	var rows []int
 	var set LineSet
 	for _, a := range g.opLines() {
-		set.AddRange(max(1, a-DriftContextLines), min(live.Len(), a+DriftContextLines))
+		at := a
+		if lines != nil && a < len(lines.at) && lines.at[a] != 0 {
+			at = lines.at[a]
+		}
+		set.AddRange(max(1, at-DriftContextLines), min(live.Len(), at+DriftContextLines))
 	}
+	var rows []int
 	for _, sp := range set.spans {
 		for l := sp.lo; l <= sp.hi && len(rows) < 4*MaxRevealLines; l++ {
 			rows = append(rows, l)
 		}
 	}
 	if len(rows) == 0 {
-		rows = make([]int, 0, 2*DriftContextLines+1)
 		for l := 1; l <= min(live.Len(), 2*DriftContextLines+1); l++ {
 			rows = append(rows, l)
 		}
 	}
 	view := RenderRows(g.req.Display, live, rows, MaxRevealChars)
 	g.s.store.Record(g.req.Path, live, view.Seen)
-	return view.Content, rows
+	if lines == nil {
+		return view.Content, rows
+	}
+	return markChanged(view.Content, rows, lines), rows
 }
 
-// reject is branch D.
-func (g *gate) reject(versions []*Snapshot, collision bool) *Error {
-	content, rows := g.around()
+// markChanged prefixes the rows of lines that changed since the snapshot
+// with >>>.
+func markChanged(content string, rows []int, lines *lineMap) string {
+	var b strings.Builder
+	header, body, _ := strings.Cut(content, "\n")
+	b.WriteString(header)
+	b.WriteByte('\n')
+	for i := 0; body != ""; i++ {
+		var row string
+		row, body, _ = strings.Cut(body, "\n")
+		if i < len(rows) && lines.changedSince(rows[i]) {
+			b.WriteString(">>>")
+		}
+		b.WriteString(row)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// reject is branch D: why says what recovery found, when it ran; collision
+// says the tag matched but named another text.
+func (g *gate) reject(why string, lines *lineMap, collision bool) *Error {
+	content, rows := g.around(lines)
 	live := g.live.Tag()
-	why := fmt.Sprintf("%s changed since your read: tag %s no longer matches (the file's tag is %s now)", g.req.Display, g.tag, live)
+	msg := fmt.Sprintf("%s changed since your read: tag %s no longer matches (the file's tag is %s now)", g.req.Display, g.tag, live)
 	if collision {
-		why = fmt.Sprintf("%s changed since your read: its tag is still %s, but the text is not the text you read under that tag", g.req.Display, g.tag)
+		msg = fmt.Sprintf("%s changed since your read: its tag is still %s, but the text is not the text you read under that tag", g.req.Display, g.tag)
+	}
+	if why != "" {
+		msg += ", and the edit could not be placed safely: " + why
+	}
+	marked := ""
+	if lines != nil {
+		marked = ", rows marked >>> changed since your read"
 	}
 	return &Error{Code: CodeTagMismatch, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},
-		Message: fmt.Sprintf("%s; the lines around your anchors as they are now are below (%s) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again",
-			why, rowSpan(rows), live)}
+		Message: fmt.Sprintf("%s. The lines around your anchors as they are now are below (%s%s) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again",
+			msg, rowSpan(rows), marked, live)}
 }
 
 // unknown is the stale-tag failure when the session never recorded the tag.
 func (g *gate) unknown() *Error {
-	content, rows := g.around()
+	content, rows := g.around(nil)
 	live := g.live.Tag()
 	return &Error{Code: CodeTagUnknown, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},
 		Message: fmt.Sprintf("this session has no read of %s under tag %s (the file's tag is %s): the lines around your anchors are below (%s) and count as read; rebuild the ops against tag %s and these line numbers, or read the file first",

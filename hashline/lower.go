@@ -273,6 +273,7 @@ func (p *program) claims(i int) []int {
 type clipboard struct {
 	named   func(string) ([]string, bool) // the session's registers
 	pending map[string][]string           // named captures of this call
+	order   []string                      // pending's names, first capture first
 	anon    [][]string                    // anonymous captures, in order
 	pasted  int                           // anon[:pasted] have been pasted
 }
@@ -292,6 +293,9 @@ func (p *program) expand(cb *clipboard) ([]ir, error) {
 			if e.reg == "" {
 				cb.anon = append(cb.anon, lines)
 			} else {
+				if _, again := cb.pending[e.reg]; !again {
+					cb.order = append(cb.order, e.reg)
+				}
 				cb.pending[e.reg] = lines
 			}
 			for l := e.lo; l <= e.hi; l++ {
@@ -322,13 +326,26 @@ func (p *program) expand(cb *clipboard) ([]ir, error) {
 	return out, nil
 }
 
+// committed lists the call's named captures in the order first made.
+func (cb *clipboard) committed() []capture {
+	out := make([]capture, len(cb.order))
+	for i, name := range cb.order {
+		out[i] = capture{name: name, lines: cb.pending[name]}
+	}
+	return out
+}
+
 func checkCapture(op *Op, lines []string) error {
 	size := 0
 	for _, l := range lines {
 		size += len(l) + 1
 	}
 	if len(lines) > MaxCaptureLines || size > MaxCaptureBytes {
-		return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Op: op.Index, OpText: op.Text, Limit: MaxCaptureLines},
+		limit := MaxCaptureLines
+		if size > MaxCaptureBytes {
+			limit = MaxCaptureBytes
+		}
+		return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Op: op.Index, OpText: op.Text, Limit: limit},
 			Message: fmt.Sprintf("op %d (%s) captures %s (%d bytes), over the register limit of %d lines or %d MiB: cut the block in smaller pieces over several calls", op.Index, clip(op.Text, 60), lineCount(len(lines)), size, MaxCaptureLines, MaxCaptureBytes>>20)}
 	}
 	return nil

@@ -1,6 +1,9 @@
 package hashline
 
-import "sync"
+import (
+	"path/filepath"
+	"sync"
+)
 
 // MaxSessions is how many sessions a server holds; the coldest goes first.
 const MaxSessions = 32
@@ -62,8 +65,10 @@ func (s *Session) Fail(path, turn, kind string, err *Error) {
 func (s *Session) Commit(p *Plan, path string, landed *Text) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for name, lines := range p.captures {
-		s.regs.Set(name, lines)
+	// In capture order, so when the register file overflows the eviction
+	// is the same every time.
+	for _, c := range p.captures {
+		s.regs.Set(c.name, c.lines)
 	}
 	s.guard.Succeed(p.Path)
 	if p.Path != path || landed == nil {
@@ -139,4 +144,29 @@ func (ss *Sessions) Len() int {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return len(ss.m)
+}
+
+// RecoverPath finds the file an edit meant when its path names no file
+// (§9.2): the one path this session recorded whose base name is base and
+// which has a version tagged tag. The authored path itself is excluded, so
+// a deleted file cannot recover onto its own history; a tie finds nothing.
+func (s *Session) RecoverPath(base string, tag Tag, authored string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	found := ""
+	for p, h := range s.store.paths {
+		if p == authored || filepath.Base(p) != base {
+			continue
+		}
+		for _, v := range h.versions {
+			if v.Tag == tag {
+				if found != "" {
+					return "", false
+				}
+				found = p
+				break
+			}
+		}
+	}
+	return found, found != ""
 }

@@ -121,19 +121,19 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 	for _, fc := range cs.Files {
 		switch fc.Kind {
 		case documents.Modify:
-			t, err := k.await(ctx, fc.Path, fc.Old.Text.Raw(), fc.New.Raw(), seqs[fc.Path], deadline)
+			t, err := k.await(ctx, fc.Path, fc.Old.Text, fc.Hunks, fc.New.Raw(), seqs[fc.Path], deadline)
 			if err != nil {
 				return nil, err
 			}
 			landed[fc.Path] = t
 		case documents.Create:
-			t, err := k.await(ctx, fc.Path, "", fc.New.Raw(), seqs[fc.Path], deadline)
+			t, err := k.await(ctx, fc.Path, nil, nil, fc.New.Raw(), seqs[fc.Path], deadline)
 			if err != nil {
 				return nil, err
 			}
 			landed[fc.Path] = t
 		case documents.Rename:
-			t, err := k.await(ctx, fc.NewPath, "", fc.New.Raw(), seqs[fc.NewPath], deadline)
+			t, err := k.await(ctx, fc.NewPath, nil, nil, fc.New.Raw(), seqs[fc.NewPath], deadline)
 			if err != nil {
 				return nil, err
 			}
@@ -256,18 +256,27 @@ const settle = 150 * time.Millisecond
 // it has been quiet for settle. The editor reports the change after it
 // answers applyEdit (real editors do); a file the editor does not hold is
 // watched on disk. No change by the deadline is a failure, never a success:
-// an editor may answer "applied" for an edit it skipped. For a created file
-// before is "", so an empty file that is only the first half of a create
+// an editor may answer "applied" for an edit it skipped. A created file has
+// no old text, so an empty file that is only the first half of a create
 // does not count as landed.
-func (k sink) await(ctx context.Context, path, before, want string, seq uint64, deadline time.Time) (*hashline.Text, error) {
+//
+// With old and hunks, a change counts only when it shows the edit itself
+// (hashline.Landed): a keystroke that arrives while the editor skipped the
+// edit is not the edit landing.
+func (k sink) await(ctx context.Context, path string, old *hashline.Text, hunks []hashline.Hunk, want string, seq uint64, deadline time.Time) (*hashline.Text, error) {
+	before := ""
+	if old != nil {
+		before = old.Raw()
+	}
 	var last string
 	var lastAt time.Time
-	seen := false
+	seen, landed := false, false
 	for {
 		if cur, ok := k.current(path); ok && (!seen || withBOM(cur, want) != last) {
 			last, lastAt, seen = withBOM(cur, want), time.Now(), true
+			landed = last == want || last != before && (hunks == nil || hashline.Landed(old, hunks, hashline.NewText(last)))
 		}
-		changed := seen && (last != before || last == want)
+		changed := seen && landed
 		if changed && (last == want || time.Since(lastAt) >= settle) {
 			return hashline.NewText(last), nil
 		}

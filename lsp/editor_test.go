@@ -266,6 +266,49 @@ func (w *wireLog) lastCall(method string) (jsonrpc2.ID, bool) {
 	return ids[len(ids)-1], true
 }
 
+// tapConn keeps every byte the editor reads, so a test can look at a
+// message as it was on the wire.
+type tapConn struct {
+	net.Conn
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (c *tapConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	c.buf = append(c.buf, p[:n]...)
+	c.mu.Unlock()
+	return n, err
+}
+
+// response returns the members of the response with the given id, as the
+// server wrote them.
+func (c *tapConn) response(id jsonrpc2.ID) (map[string]json.RawMessage, bool) {
+	c.mu.Lock()
+	data := string(c.buf)
+	c.mu.Unlock()
+	want, _ := json.Marshal(&id)
+	for {
+		_, rest, ok := strings.Cut(data, "Content-Length: ")
+		if !ok {
+			return nil, false
+		}
+		head, body, ok := strings.Cut(rest, "\r\n\r\n")
+		var n int
+		if !ok || func() bool { _, err := fmt.Sscanf(head, "%d", &n); return err != nil }() || n > len(body) {
+			return nil, false
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(body[:n]), &m) == nil && string(m["id"]) == string(want) {
+			if _, isCall := m["method"]; !isCall {
+				return m, true
+			}
+		}
+		data = body[n:]
+	}
+}
+
 // editor is the fake editor.
 type editor struct {
 	t    testing.TB
@@ -274,6 +317,7 @@ type editor struct {
 	conn jsonrpc2.Conn
 	wire *wireLog
 	pipe net.Conn // the editor's end, for hand-written frames
+	tap  *tapConn
 
 	serveCode int
 	served    chan struct{} // closed when Serve returned; serveCode is set then
@@ -325,7 +369,8 @@ func newEditor(t testing.TB, opts clientOptions) *editor {
 		e.serveCode = Serve(ctx, serverEnd, log)
 		close(e.served)
 	}()
-	e.wire = &wireLog{Stream: jsonrpc2.NewStream(clientEnd), calls: map[string][]jsonrpc2.ID{}, orphans: make(chan *jsonrpc2.Response, 16)}
+	e.tap = &tapConn{Conn: clientEnd}
+	e.wire = &wireLog{Stream: jsonrpc2.NewStream(e.tap), calls: map[string][]jsonrpc2.ID{}, orphans: make(chan *jsonrpc2.Response, 16)}
 	e.conn = jsonrpc2.NewConn(e.wire)
 	e.conn.Go(context.Background(), e.handle)
 	go func() {

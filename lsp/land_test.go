@@ -60,6 +60,11 @@ func TestEditOpenBufferLandsInBuffer(t *testing.T) {
 	if got := dc.Edits[0].Range; got != (wireRange{Start: wirePos{1, 0}, End: wirePos{2, 0}}) || dc.Edits[0].NewText != "deux\n" {
 		t.Fatalf("text edit = %+v %q, want line 2 replaced", got, dc.Edits[0].NewText)
 	}
+	// Closed without saving, the file is the disk's again.
+	e.close("a.txt")
+	if r := e.read("a.txt"); r.Tag != tagOf("one\ntwo\nthree\n") {
+		t.Fatalf("read after didClose = %s, want the disk's text", r.raw)
+	}
 }
 
 // A file the editor does not hold: VS Code opens it (didOpen with the disk
@@ -220,8 +225,8 @@ func TestAppliedButUnchanged(t *testing.T) {
 
 // Neovim 0.7 holds the user's keystrokes back (its debounce) while the
 // server proves an edit against the text it was last told of; it then skips
-// the edit as stale, answers applied, and reports the keystrokes. Whatever
-// the server answers, it must not claim a text the buffer does not hold.
+// the edit as stale, answers applied, and reports the keystrokes. The
+// keystrokes are not the edit landing: the call must fail with the live tag.
 func TestStaleSkipWithHeldKeystrokes(t *testing.T) {
 	opts := neovimOptions()
 	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 1000}}
@@ -239,13 +244,8 @@ func TestStaleSkipWithHeldKeystrokes(t *testing.T) {
 	if buf != "A\nb\n" {
 		t.Fatalf("buffer = %q, want the keystroke only (the edit was skipped)", buf)
 	}
-	switch {
-	case res.OK:
-		if res.Tag != tagOf(buf) || !res.hasWarning(hashline.WarnLanded) {
-			t.Fatalf("result = %s, want the buffer's tag %s and a landed warning", res.raw, tagOf(buf))
-		}
-	case res.Error.Details.LiveTag != tagOf(buf):
-		t.Fatalf("error = %s, want live tag %s", res.raw, tagOf(buf))
+	if res.OK || res.Error.Code != hashline.CodeToolFailed || res.Error.Details.LiveTag != tagOf(buf) {
+		t.Fatalf("result = %s, want TOOL_FAILED with live tag %s", res.raw, tagOf(buf))
 	}
 }
 
@@ -265,53 +265,79 @@ func TestAppliedFalse(t *testing.T) {
 			t.Fatalf("applyEdit sent %d times, want 2 (one refusal, one retry)", n)
 		}
 	})
-	t.Run("user typed, anchored edit", func(t *testing.T) {
+	t.Run("VS Code refuses a stale version", func(t *testing.T) {
+		// The keystroke's didChange is on its way while the server proves
+		// the edit against the version before it; VS Code refuses that
+		// version, and the second pass through the gates carries the edit
+		// over to the typed text (branch C).
 		e := newEditor(t, vscodeOptions())
-		e.writeFile("f.txt", "x\ny\n")
+		e.writeFile("f.txt", "x\ny\nz\n")
 		e.open("f.txt", 1)
 		r := e.read("f.txt")
-		e.setBehaviour(applyBehaviour{refuse: 2, onRefuse: func(e *editor) { e.typeAt("f.txt", 0, 0, "typed ", false) }})
-		res := e.fail(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+Y"}, hashline.CodeTagMismatch)
-		want := "typed x\ny\n"
-		if got := e.bufferText("f.txt"); got != want {
-			t.Fatalf("buffer = %q, want the user's text %q", got, want)
+		e.setBehaviour(applyBehaviour{beforeAnswer: true})
+		e.typeAt("f.txt", 0, 0, "typed ", true)
+		res := e.edit("f.txt", r.Tag, "PUT 3.=3:\n+Z")
+		want := "typed x\ny\nZ\n"
+		if got := e.bufferText("f.txt"); got != want || res.Tag != tagOf(want) || !res.hasWarning(hashline.WarnRecovered) {
+			t.Fatalf("buffer %q result %s, want %q with a recovered warning", got, res.raw, want)
 		}
-		if res.Error.Details.LiveTag != tagOf(want) {
-			t.Fatalf("live tag = %s, want %s", res.Error.Details.LiveTag, tagOf(want))
+		var versions []int32
+		for _, a := range e.appliesSeen() {
+			v, _ := a.Edit.DocumentChanges[0].version()
+			versions = append(versions, *v)
+		}
+		if len(versions) != 2 || versions[0] != 1 || versions[1] != 2 {
+			t.Fatalf("versions sent = %v, want [1 2]: the stale one, then the typed one", versions)
 		}
 	})
-	t.Run("user typed, edit at the end", func(t *testing.T) {
-		// PUT >$: survives the typing (branch B), so the editor is asked
-		// twice and refuses twice; the user typed before the first refusal.
-		e := newEditor(t, vscodeOptions())
-		e.writeFile("f.txt", "x\ny\n")
-		e.open("f.txt", 1)
-		r := e.read("f.txt")
+	// The user types before the editor's first refusal, and only then.
+	typeOnce := func(rel string, at int, text string) func(*editor) {
 		typed := false
-		e.setBehaviour(applyBehaviour{refuse: 2, onRefuse: func(e *editor) {
+		return func(e *editor) {
 			if !typed {
 				typed = true
-				e.typeAt("f.txt", 0, 0, "t", false)
+				e.typeAt(rel, at, at, text, false)
 			}
-		}})
-		res, err := e.exec(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": "PUT >$:\n+z"})
-		if err != nil {
-			t.Fatal(err)
 		}
-		want := "tx\ny\n"
-		if got := e.bufferText("f.txt"); got != want {
-			t.Fatalf("buffer = %q, want the user's text %q", got, want)
-		}
-		if res.OK || (res.Error.Code != hashline.CodeTagMismatch && res.Error.Code != hashline.CodeToolFailed) {
-			t.Fatalf("result = %s, want EDIT_TAG_MISMATCH or TOOL_FAILED", res.raw)
-		}
-		if res.Error.Details.LiveTag != tagOf(want) {
-			t.Fatalf("live tag = %s, want the tag of the buffer now, %s", res.Error.Details.LiveTag, tagOf(want))
-		}
-		if n := len(e.appliesSeen()); n != 2 {
-			t.Fatalf("applyEdit sent %d times, want 2", n)
-		}
-	})
+	}
+	for _, tc := range []struct {
+		name    string
+		ops     string
+		applies int // how often the editor is asked
+	}{
+		// The typed line is the edited one: the second pass through the
+		// gates refuses it.
+		{"user typed on the edited line", "PUT 1.=1:\n+X", 1},
+		// Elsewhere the edit survives the typing (branch C, then branch
+		// B), so the editor is asked twice and refuses twice.
+		{"user typed elsewhere", "PUT 2.=2:\n+Y", 2},
+		{"user typed, edit at the end", "PUT >$:\n+z", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEditor(t, vscodeOptions())
+			e.writeFile("f.txt", "x\ny\n")
+			e.open("f.txt", 1)
+			r := e.read("f.txt")
+			e.setBehaviour(applyBehaviour{refuse: 2, onRefuse: typeOnce("f.txt", 0, "typed ")})
+			res, err := e.exec(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": tc.ops})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "typed x\ny\n"
+			if got := e.bufferText("f.txt"); got != want {
+				t.Fatalf("buffer = %q, want the user's text %q", got, want)
+			}
+			if res.OK || (res.Error.Code != hashline.CodeTagMismatch && res.Error.Code != hashline.CodeToolFailed) {
+				t.Fatalf("result = %s, want EDIT_TAG_MISMATCH or TOOL_FAILED", res.raw)
+			}
+			if res.Error.Details.LiveTag != tagOf(want) {
+				t.Fatalf("live tag = %s, want the tag of the buffer now, %s", res.Error.Details.LiveTag, tagOf(want))
+			}
+			if n := len(e.appliesSeen()); n != tc.applies {
+				t.Fatalf("applyEdit sent %d times, want %d", n, tc.applies)
+			}
+		})
+	}
 }
 
 // A formatter that rewrites what landed: the result names the formatted

@@ -64,6 +64,9 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger) int {
 	s := New(log)
 	conn := jsonrpc2.NewConn(newStream(rw, log))
 	s.conn = conn
+	// Once Serve returns no answer can reach the client, and a command
+	// waiting for a didChange would wait out its land timeout.
+	defer s.cancelAll()
 	conn.Go(ctx, s.handle)
 	select {
 	case code := <-s.exit:
@@ -186,6 +189,15 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state = stateShutdown
+	for _, cancel := range s.inflight {
+		cancel()
+	}
+}
+
+// cancelAll ends every command still running, when the connection ends.
+func (s *Server) cancelAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, cancel := range s.inflight {
 		cancel()
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,18 +88,41 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 // replyParseError answers a request that did not decode, so its sender does
 // not wait forever. Without a readable id there is no one to answer.
 func (s *stream) replyParseError(ctx context.Context, data []byte, cause error) {
-	var probe struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(data, &probe) != nil || len(probe.ID) == 0 || string(probe.ID) == "null" {
+	// Only a string or a number is an id a client can match an answer to.
+	id := findID(data)
+	if len(id) == 0 || !strings.ContainsAny(string(id[:1]), `"-0123456789`) {
 		return
 	}
 	body, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",
-		"id":      probe.ID,
+		"id":      id,
 		"error":   map[string]any{"code": jsonrpc2.ParseError, "message": "the message does not decode: " + cause.Error()},
 	})
 	s.writeRaw(body)
+}
+
+// findID returns the id of a message body that may not be JSON at all: it
+// walks the top-level object one member at a time and stops at the first
+// fault, so an id written before the fault is still found.
+func findID(data []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key == "id" {
+			return v
+		}
+	}
+	return nil
 }
 
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {

@@ -9,9 +9,10 @@ import (
 	"hashline-ls/hashline"
 )
 
-// The user types between the read and the edit: an anchored edit is
-// refused with the live text around its anchors, the fresh tag works, and
-// an append at the end survives the typing (branch B).
+// The user types between the read and the edit: an edit of the typed line
+// is refused with the live text around its anchors, and the fresh tag
+// works; an edit elsewhere is carried over to the typed text (branch C),
+// and an append at the end survives the typing (branch B). Each says so.
 func TestUserTypingBetweenReadAndEdit(t *testing.T) {
 	e := newEditor(t, vscodeOptions())
 	e.writeFile("t.txt", "a\nb\nc\nd\ne\n")
@@ -20,7 +21,7 @@ func TestUserTypingBetweenReadAndEdit(t *testing.T) {
 	e.typeReplace("t.txt", "c", "c typed")
 	typed := "a\nb\nc typed\nd\ne\n"
 
-	res := e.fail(commands.CmdEdit, map[string]any{"path": "t.txt", "tag": r.Tag, "ops": "PUT 4.=4:\n+D"}, hashline.CodeTagMismatch)
+	res := e.fail(commands.CmdEdit, map[string]any{"path": "t.txt", "tag": r.Tag, "ops": "PUT 3.=3:\n+C"}, hashline.CodeTagMismatch)
 	if res.Error.Details.LiveTag != tagOf(typed) {
 		t.Fatalf("live tag = %s, want %s", res.Error.Details.LiveTag, tagOf(typed))
 	}
@@ -30,15 +31,23 @@ func TestUserTypingBetweenReadAndEdit(t *testing.T) {
 	if got := e.bufferText("t.txt"); got != typed {
 		t.Fatalf("buffer = %q, want the user's text", got)
 	}
+	if n := len(e.appliesSeen()); n != 0 {
+		t.Fatalf("a refused edit reached the editor %d times", n)
+	}
 
-	res = e.edit("t.txt", res.Error.Details.LiveTag, "PUT 4.=4:\n+D")
-	want := "a\nb\nc typed\nD\ne\n"
-	if got := e.bufferText("t.txt"); got != want || res.Tag != tagOf(want) {
+	res = e.edit("t.txt", res.Error.Details.LiveTag, "PUT 3.=3:\n+c typed, then edited")
+	want := "a\nb\nc typed, then edited\nd\ne\n"
+	if got := e.bufferText("t.txt"); got != want || res.Tag != tagOf(want) || len(res.Warnings) != 0 {
 		t.Fatalf("edit with the fresh tag: buffer %q result %s, want %q", got, res.raw, want)
 	}
 
-	// An append with the tag of the first read: only the end of the file
-	// is touched, so it applies to the current text and says so.
+	// The first read's tag again, on a line the typing did not touch.
+	res = e.edit("t.txt", r.Tag, "PUT 4.=4:\n+D")
+	want = "a\nb\nc typed, then edited\nD\ne\n"
+	if got := e.bufferText("t.txt"); got != want || res.Tag != tagOf(want) || !res.hasWarning(hashline.WarnRecovered) {
+		t.Fatalf("edit elsewhere with the stale tag: buffer %q result %s, want %q with a recovered warning", got, res.raw, want)
+	}
+
 	res = e.edit("t.txt", r.Tag, "PUT >$:\n+f")
 	want += "f\n"
 	if got := e.bufferText("t.txt"); got != want || res.Tag != tagOf(want) || !res.hasWarning(hashline.WarnDrift) {

@@ -1,14 +1,23 @@
 #!/usr/bin/awk -f
 # Reads `go test -bench` output on stdin and states every benchmark as a
-# ratio to the one named Baseline in the same package, measured in the same
-# run, so the figures hold on any machine. Repeated runs (-count) are
-# averaged. Exits 1 when a benchmark misses its target.
+# ratio to its package's baseline, measured in the same run, so the figures
+# hold on any machine. Repeated runs (-count) are averaged. Exits 1 when a
+# benchmark misses its target.
 #
 #   go test -run '^$' -bench . -benchmem ./hashline/ | awk -f scripts/benchratio.awk
 
 BEGIN {
+	# The baseline of each package, and what it stands for.
+	baseline["hashline-ls/hashline"] = "Baseline"
+	unit["hashline-ls/hashline"] = "SHA-256 + one copy of the same bytes"
+	baseline["hashline-ls/documents"] = "Copy10MB"
+	unit["hashline-ls/documents"] = "one copy of 10 MB"
+	baseline["hashline-ls/lsp"] = "ReadOpenBuffer2000"
+	unit["hashline-ls/lsp"] = "a read of the same buffer through the pipe"
+
 	target["Read"] = 3
 	target["Edit"] = 4
+	target["DidChange10MB"] = 2
 }
 
 /^pkg: / { pkg = $2 }
@@ -36,20 +45,21 @@ END {
 		split(key, part, SUBSEP)
 		p = part[1]; name = part[2]
 		avg = ns[key] / runs[key]
-		line = sprintf("%-10s %12.0f ns/op %10.0f B/op %7.0f allocs/op", name, avg, bytes[key] / runs[key], allocs[key] / runs[key])
-		base = p SUBSEP "Baseline"
-		if (name == "Baseline") {
-			line = line "  (the unit: SHA-256 + one copy)"
+		line = sprintf("%-26s %12.0f ns/op %10.0f B/op %7.0f allocs/op", name, avg, bytes[key] / runs[key], allocs[key] / runs[key])
+		bname = (p in baseline) ? baseline[p] : "Baseline"
+		base = p SUBSEP bname
+		if (name == bname) {
+			line = line "  (the unit: " ((p in unit) ? unit[p] : "baseline") ")"
 		} else if (base in runs && ns[base] > 0) {
 			ratio = avg / (ns[base] / runs[base])
-			line = line sprintf("  %5.2fx Baseline", ratio)
+			line = line sprintf("  %5.2fx %s", ratio, bname)
 			if (name in target) {
 				ok = ratio <= target[name]
 				line = line sprintf(" (target <= %gx) %s", target[name], ok ? "ok" : "MISSED")
 				if (!ok) missed = 1
 			}
 		} else {
-			line = line "  (no Baseline in " p ")"
+			line = line "  (no " bname " in " p ")"
 		}
 		if (p != lastpkg) {
 			print p

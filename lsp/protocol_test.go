@@ -1,0 +1,342 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"hashline-ls/commands"
+	"hashline-ls/hashline"
+)
+
+// stillServes checks that the server answers a read after whatever came
+// before.
+func stillServes(t *testing.T, e *editor) {
+	t.Helper()
+	e.writeFile("alive.txt", "alive\n")
+	if r := e.read("alive.txt"); r.Tag != tagOf("alive\n") {
+		t.Fatalf("read after the hostile input = %s", r.raw)
+	}
+}
+
+// Hostile arguments: problems a command can describe are results with a
+// code; problems of the protocol are JSON-RPC errors; none stops the server.
+func TestHostileArguments(t *testing.T) {
+	e := newEditor(t, vscodeOptions())
+	e.writeFile("ok.txt", "fine\n")
+	tag := e.read("ok.txt").Tag
+	hugeOps := "PUT >$:\n" + strings.Repeat("+"+strings.Repeat("x", 99)+"\n", 3000)
+
+	for _, tc := range []struct {
+		name    string
+		command string
+		args    map[string]any
+		code    hashline.Code
+		field   string
+	}{
+		{"path of the wrong type", commands.CmdRead, map[string]any{"path": 5}, hashline.CodeInvalidArgument, "path"},
+		{"limit of the wrong type", commands.CmdRead, map[string]any{"path": "ok.txt", "limit": "ten"}, hashline.CodeInvalidArgument, "limit"},
+		{"ops of the wrong type", commands.CmdEdit, map[string]any{"path": "ok.txt", "tag": tag, "ops": []int{1}}, hashline.CodeInvalidArgument, "ops"},
+		{"missing path", commands.CmdRead, map[string]any{}, hashline.CodeInvalidArgument, "path"},
+		{"missing ops", commands.CmdEdit, map[string]any{"path": "ok.txt", "tag": tag}, hashline.CodeInvalidArgument, "ops"},
+		{"missing tag", commands.CmdEdit, map[string]any{"path": "ok.txt", "ops": "PUT 1.=1:\n+x"}, hashline.CodeTagRequired, ""},
+		{"unknown field", commands.CmdRead, map[string]any{"path": "ok.txt", "bogus": true}, hashline.CodeInvalidArgument, ""},
+		{"1 MB path", commands.CmdRead, map[string]any{"path": strings.Repeat("a/", 1<<19)}, hashline.CodeInvalidArgument, "path"},
+		{"300 KB ops", commands.CmdEdit, map[string]any{"path": "ok.txt", "tag": tag, "ops": hugeOps}, hashline.CodeInvalidArgument, "ops"},
+		{"1 MB write to a bad path", commands.CmdWrite, map[string]any{"path": strings.Repeat("\x00", 1<<20), "content": "x"}, hashline.CodeInvalidArgument, "path"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.fail(tc.command, tc.args, tc.code)
+			if tc.field != "" && r.Error.Details.Field != tc.field {
+				t.Fatalf("field = %q, want %q (%s)", r.Error.Details.Field, tc.field, r.raw)
+			}
+			if r.Error.Message == "" {
+				t.Fatalf("error without a message: %s", r.raw)
+			}
+		})
+	}
+	if got := e.diskText("ok.txt"); got != "fine\n" || len(e.appliesSeen()) != 0 {
+		t.Fatalf("a refused call changed something: disk %q, %d applyEdit", got, len(e.appliesSeen()))
+	}
+
+	for _, tc := range []struct {
+		name   string
+		params any
+		code   jsonrpc2.Code
+	}{
+		{"array argument", map[string]any{"command": commands.CmdRead, "arguments": []any{[]int{1}}}, jsonrpc2.InvalidParams},
+		{"number argument", map[string]any{"command": commands.CmdRead, "arguments": []any{1}}, jsonrpc2.InvalidParams},
+		{"string argument", map[string]any{"command": commands.CmdRead, "arguments": []any{"x"}}, jsonrpc2.InvalidParams},
+		{"two arguments", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "ok.txt"}, map[string]any{"path": "ok.txt"}}}, jsonrpc2.InvalidParams},
+		{"arguments not a list", map[string]any{"command": commands.CmdRead, "arguments": map[string]any{"path": "ok.txt"}}, jsonrpc2.InvalidParams},
+		{"params not an object", []int{1, 2}, jsonrpc2.InvalidParams},
+		{"unknown command", map[string]any{"command": "hashline.nope", "arguments": []any{map[string]any{}}}, jsonrpc2.InvalidParams},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var res json.RawMessage
+			err := e.call("workspace/executeCommand", tc.params, &res)
+			if rpcCode(err) != tc.code {
+				t.Fatalf("error = %v (result %s), want JSON-RPC code %d", err, res, tc.code)
+			}
+		})
+	}
+	t.Run("unknown method", func(t *testing.T) {
+		var res json.RawMessage
+		if err := e.call("textDocument/hover", map[string]any{}, &res); rpcCode(err) != jsonrpc2.MethodNotFound {
+			t.Fatalf("error = %v, want MethodNotFound", err)
+		}
+	})
+	t.Run("no arguments at all", func(t *testing.T) {
+		r, err := e.execParams(map[string]any{"command": commands.CmdRead})
+		if err != nil || r.OK || r.Error == nil || r.Error.Code != hashline.CodeInvalidArgument || r.Error.Details.Field != "path" {
+			t.Fatalf("result = %s, %v; want INVALID_ARGUMENT on path", r.raw, err)
+		}
+	})
+	stillServes(t, e)
+}
+
+// Frames whose body is not a message: a request whose id can be found gets
+// a parse error; the connection goes on either way.
+func TestMalformedFrames(t *testing.T) {
+	e := newEditor(t, vscodeOptions())
+	raw := func(body string) {
+		e.send(func() {
+			if _, err := fmt.Fprintf(e.pipe, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+				t.Errorf("writing a raw frame: %v", err)
+			}
+		})
+		e.flush()
+	}
+	answer := func(t *testing.T, id string) *jsonrpc2.Response {
+		t.Helper()
+		select {
+		case r := <-e.wire.orphans:
+			got := r.ID()
+			b, _ := json.Marshal(&got)
+			if string(b) != `"`+id+`"` {
+				t.Fatalf("answer for id %s, want %s", b, id)
+			}
+			return r
+		case <-time.After(callTimeout):
+			t.Fatalf("no answer for the frame with id %s", id)
+			return nil
+		}
+	}
+	for _, tc := range []struct {
+		name, id, body string
+	}{
+		{"invalid JSON", "raw-1", `{"jsonrpc":"2.0","id":"raw-1","method":"workspace/executeCommand","params":{"command":"hashline.read","arguments":[{"path":`},
+		{"method of the wrong type", "raw-2", `{"jsonrpc":"2.0","id":"raw-2","method":42}`},
+		{"bad escape after the id", "raw-3", `{"jsonrpc":"2.0","id":"raw-3","method":"workspace/executeCommand","params":{"command":"\q"}}`},
+		{"number id", "", `{"jsonrpc":"2.0","id":424242,"method":"workspace/executeCommand","params":{"command":`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw(tc.body)
+			if tc.id == "" {
+				// The editor's connection drops answers to numbers it did not
+				// send; the wire shows whether one went out.
+				stillServes(t, e)
+				m, ok := e.tap.response(jsonrpc2.NewNumberID(424242))
+				var errObj struct{ Code jsonrpc2.Code }
+				if !ok || json.Unmarshal(m["error"], &errObj) != nil || errObj.Code != jsonrpc2.ParseError {
+					t.Fatalf("answer on the wire = %v, want a parse error for id 424242", m)
+				}
+				return
+			}
+			r := answer(t, tc.id)
+			if rpcCode(r.Err()) != jsonrpc2.ParseError {
+				t.Fatalf("answer error = %v, want a parse error", r.Err())
+			}
+		})
+	}
+	// Garbage without an id has no one to answer; the next frame is read.
+	raw(`{{{ not json`)
+	raw(`[]`)
+	stillServes(t, e)
+	select {
+	case r := <-e.wire.orphans:
+		t.Fatalf("unexpected answer %v to a frame without an id", r)
+	default:
+	}
+}
+
+// Requests before initialize are refused, and so is a second initialize.
+func TestInitializeOrder(t *testing.T) {
+	opts := vscodeOptions()
+	opts.skipInit = true
+	e := newEditor(t, opts)
+	e.writeFile("a.txt", "a\n")
+	var res json.RawMessage
+	err := e.call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "a.txt"}}}, &res)
+	if rpcCode(err) != jsonrpc2.ServerNotInitialized {
+		t.Fatalf("before initialize: %v, want ServerNotInitialized", err)
+	}
+	if err := e.call("shutdown", nil, &res); rpcCode(err) != jsonrpc2.ServerNotInitialized {
+		t.Fatalf("shutdown before initialize: %v, want ServerNotInitialized", err)
+	}
+	e.initialize(opts)
+	if err := e.call("initialize", e.initParams(opts), &res); rpcCode(err) != jsonrpc2.InvalidRequest {
+		t.Fatalf("second initialize: %v, want InvalidRequest", err)
+	}
+	if err := e.call("initialize", "not params", &res); rpcCode(err) != jsonrpc2.InvalidRequest {
+		t.Fatalf("third initialize: %v, want InvalidRequest", err)
+	}
+	stillServes(t, e)
+}
+
+// An initialize whose params do not decode is refused without leaving the
+// server half set up.
+func TestInitializeBadParams(t *testing.T) {
+	opts := vscodeOptions()
+	opts.skipInit = true
+	e := newEditor(t, opts)
+	var res json.RawMessage
+	if err := e.call("initialize", []int{1}, &res); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Fatalf("initialize with an array: %v, want InvalidParams", err)
+	}
+	e.initialize(opts)
+	stillServes(t, e)
+}
+
+// waitingEdit starts an edit that the editor answers as applied without
+// changing anything, so the server waits for a didChange that never comes,
+// and returns once the server is waiting.
+func waitingEdit(t *testing.T, e *editor) <-chan error {
+	t.Helper()
+	e.writeFile("w.txt", "wait\n")
+	e.open("w.txt", 1)
+	r := e.read("w.txt")
+	e.setBehaviour(applyBehaviour{skipAll: true})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.exec(commands.CmdEdit, map[string]any{"path": "w.txt", "tag": r.Tag, "ops": "PUT 1.=1:\n+never"})
+		done <- err
+	}()
+	select {
+	case <-e.applyArrived:
+	case <-time.After(callTimeout):
+		t.Fatalf("the edit never reached the editor")
+	}
+	return done
+}
+
+func longLand() clientOptions {
+	opts := vscodeOptions()
+	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 600000}}
+	return opts
+}
+
+// promptly is the failure bound for an answer that should come at once.
+const promptly = 5 * time.Second
+
+func TestCancelWaitingEdit(t *testing.T) {
+	e := newEditor(t, longLand())
+	done := waitingEdit(t, e)
+	id, ok := e.wire.lastCall("workspace/executeCommand")
+	if !ok {
+		t.Fatal("no executeCommand id recorded")
+	}
+	e.notify("$/cancelRequest", map[string]any{"id": &id})
+	select {
+	case err := <-done:
+		if rpcCode(err) != -32800 {
+			t.Fatalf("cancelled edit answered %v, want code -32800", err)
+		}
+	case <-time.After(promptly):
+		t.Fatal("the cancelled edit did not answer")
+	}
+	if got := e.bufferText("w.txt"); got != "wait\n" {
+		t.Fatalf("buffer = %q", got)
+	}
+	// Cancelling an id that is not running is harmless.
+	e.notify("$/cancelRequest", map[string]any{"id": 999999})
+	e.notify("$/cancelRequest", map[string]any{"id": "no such id"})
+	e.notify("$/cancelRequest", "garbage")
+	e.setBehaviour(applyBehaviour{})
+	r := e.read("w.txt")
+	res := e.edit("w.txt", r.Tag, "PUT 1.=1:\n+done")
+	if e.bufferText("w.txt") != "done\n" || res.Tag != tagOf("done\n") {
+		t.Fatalf("edit after the cancel: buffer %q result %s", e.bufferText("w.txt"), res.raw)
+	}
+}
+
+func TestShutdownWhileEditWaits(t *testing.T) {
+	e := newEditor(t, longLand())
+	done := waitingEdit(t, e)
+	var res json.RawMessage
+	if err := e.call("shutdown", nil, &res); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	// jsonrpc2 decodes a null result as no result, so look at the wire.
+	id, _ := e.wire.lastCall("shutdown")
+	if m, ok := e.tap.response(id); !ok || string(m["result"]) != "null" || m["error"] != nil {
+		t.Fatalf("shutdown answered %v, want result null", m)
+	}
+	select {
+	case err := <-done:
+		if rpcCode(err) != -32800 {
+			t.Fatalf("the waiting edit answered %v, want code -32800", err)
+		}
+	case <-time.After(promptly):
+		t.Fatal("the waiting edit did not answer after shutdown")
+	}
+	err := e.call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "w.txt"}}}, &res)
+	if rpcCode(err) != jsonrpc2.InvalidRequest {
+		t.Fatalf("request after shutdown: %v, want InvalidRequest", err)
+	}
+	if err := e.call("shutdown", nil, &res); rpcCode(err) != jsonrpc2.InvalidRequest {
+		t.Fatalf("second shutdown: %v, want InvalidRequest", err)
+	}
+	e.notify("exit", nil)
+	e.waitFor("Serve to return after exit", e.served)
+	if e.serveCode != 0 {
+		t.Fatalf("exit code after shutdown = %d, want 0", e.serveCode)
+	}
+}
+
+func TestExitWithoutShutdown(t *testing.T) {
+	e := newEditor(t, vscodeOptions())
+	e.notify("exit", nil)
+	e.waitFor("Serve to return after exit", e.served)
+	if e.serveCode != 1 {
+		t.Fatalf("exit code without shutdown = %d, want 1", e.serveCode)
+	}
+}
+
+// The editor goes away while an edit waits for its didChange: Serve
+// returns, and the waiting command ends with it rather than at its land
+// timeout (checkLeaks holds the test to that).
+func TestEditorVanishesWhileEditWaits(t *testing.T) {
+	e := newEditor(t, longLand())
+	e.writeFile("w.txt", "wait\n")
+	e.open("w.txt", 1)
+	r := e.read("w.txt")
+	e.setBehaviour(applyBehaviour{skipAll: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var res json.RawMessage
+		_, _ = e.conn.Call(ctx, "workspace/executeCommand", map[string]any{"command": commands.CmdEdit,
+			"arguments": []any{map[string]any{"path": "w.txt", "tag": r.Tag, "ops": "PUT 1.=1:\n+never"}}}, &res)
+	}()
+	select {
+	case <-e.applyArrived:
+	case <-time.After(callTimeout):
+		t.Fatalf("the edit never reached the editor")
+	}
+	e.flush()
+	e.conn.Close()
+	e.waitFor("Serve to return", e.served)
+	if e.serveCode != 1 {
+		t.Fatalf("exit code = %d, want 1 (no shutdown)", e.serveCode)
+	}
+	// The caller's side of the pipe has no answer coming; stop waiting.
+	cancel()
+	<-done
+}
