@@ -40,7 +40,7 @@ func TestLineHunksRoundTrip(t *testing.T) {
 func TestLanded(t *testing.T) {
 	t.Parallel()
 	old := hashline.NewText("a\nb\nc\nd\n")
-	replace := []hashline.Hunk{{Start: 1, End: 2, Lines: []string{"B"}}} // line 2 → B
+	replace := []hashline.Hunk{{Start: 1, End: 2, Lines: []string{"B"}}}  // line 2 → B
 	insert := []hashline.Hunk{{Start: 2, End: 2, Lines: []string{"new"}}} // after line 2
 	cases := []struct {
 		name  string
