@@ -48,6 +48,8 @@ func Tools() []Tool {
 				"path":   str(pathDesc),
 				"offset": integer("First line to show (1-based). Default 1.", 1),
 				"limit":  integer(fmt.Sprintf("Most lines to show. Default %d.", defaultLimit), 1),
+				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
+					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, where HH is the line's own hash, for hashline_patch."},
 			}),
 		},
 		{
@@ -62,6 +64,8 @@ func Tools() []Tool {
 					"description": "content (default): the matching lines. filesWithMatches: only the files that match. count: the number of matching lines per file. Only content mode shows lines that can be edited without a read."},
 				"ignoreCase": map[string]any{"type": "boolean", "description": "Match letters in either case. Default false."},
 				"maxResults": integer(fmt.Sprintf("Most results: matching lines in content mode, files in the other modes. Default %d.", defaultMaxResults), 1),
+				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
+					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, for hashline_patch."},
 			}),
 		},
 		{
@@ -80,6 +84,14 @@ func Tools() []Tool {
 			InputSchema: obj([]string{"path", "content"}, map[string]any{
 				"path":    str(pathDesc),
 				"content": str("The complete text of the file. Do not include the [path#TAG] header or N: prefixes of read output."),
+			}),
+		},
+		{
+			Name: "hashline_patch", Command: "hashline.patch", DisplayName: "Patch files (hashline)",
+			Description: "Change one or more files at once, all or nothing, with per-line anchors LINE:HH from a read with anchors \"line\". Every anchor is checked against the file as it is now; one stale anchor in any file writes nothing and every problem is listed. " +
+				"Format: @@ path, then ops: + LINE:HH (insert after; bare + at the end), < LINE:HH (insert before; bare < at the start), - A:HH..B:HH (delete), = A:HH..B:HH (replace), each followed by its payload rows ~text.",
+			InputSchema: obj([]string{"patch"}, map[string]any{
+				"patch": str("One or more sections: a line @@ path, then ops with their ~ payload rows. Every file must have been read (anchors \"line\") in this session."),
 			}),
 		},
 	}
@@ -182,6 +194,31 @@ whose numbers you have not seen since.
 - EDIT_PARSE_FAILED: the op's syntax is wrong; the message shows the corrected op.
 - EDIT_NO_CHANGE: the file already holds that text. Do not repeat the edit.
 - A result with terminate: true means stop editing that file in this turn.
+
+## Per-line anchors: hashline_patch
+
+Read with anchors "line" and every row is N:HH|text, HH a hash of that line alone. A patch
+changes one or more files together, all or nothing:
+
+    @@ src/a.py
+    = 2:5d..2:5d
+    ~    return f"hi {name}"
+    + 3:c5
+    ~# appended after line 3
+    @@ src/b.py
+    - 7:14..9:c5
+
+| Marker | Meaning |
+| --- | --- |
+| + LINE:HH | insert the ~ rows after the line (bare +: at the end of the file) |
+| < LINE:HH | insert the ~ rows before the line (bare <: at the start) |
+| - A:HH..B:HH | delete lines A..B (one line: - A:HH) |
+| = A:HH..B:HH | replace lines A..B with the ~ rows |
+| ~text | a payload row, written verbatim; "~" alone is an empty line |
+
+Markers start in column 1. Every anchor is re-hashed against the live line: a stale one is
+refused with "re-read around line N". Ranges may not overlap, and nothing may be inserted
+inside a range.
 
 ## Anti-patterns
 

@@ -44,6 +44,7 @@ type GrepArgs struct {
 	Mode       string `json:"mode"`
 	IgnoreCase bool   `json:"ignoreCase"`
 	MaxResults int    `json:"maxResults"`
+	Anchors    string `json:"anchors"`
 }
 
 // GrepMatch is one matched line.
@@ -121,6 +122,7 @@ func (s *Server) grep(ctx context.Context, args json.RawMessage) (any, error) {
 		s: s, ctx: ctx, re: re, glob: a.Glob, mode: a.Mode, max: a.MaxResults,
 		sess:     s.Sessions.Get(a.sessionName()),
 		progress: progressFrom(ctx),
+		anchors:  anchorStyle(a.Anchors),
 		res:      &GrepResult{OK: true, Matches: []GrepMatch{}, Tags: map[string]string{}},
 		ignores:  map[string][]gitignore.Pattern{},
 	}
@@ -211,6 +213,7 @@ type grepper struct {
 	sess      *hashline.Session
 	progress  Progress
 	multiRoot bool
+	anchors   hashline.Anchors
 
 	// stop is why the search ended early (errResultsFull, errCancelled),
 	// nil when it ran to the end.
@@ -414,7 +417,7 @@ func (g *grepper) search(abs, rel string, named bool) error {
 		lines = lines[:room]
 	}
 	if len(lines) > 0 {
-		v := hashline.RenderRows(display, t, lines, hashline.MaxLineChars)
+		v := hashline.RenderRowsAs(g.anchors, display, t, lines, hashline.MaxLineChars)
 		g.sess.Record(abs, t, v.Seen)
 		g.res.Tags[display] = string(t.Tag())
 		if g.content.Len() > 0 {
@@ -425,7 +428,11 @@ func (g *grepper) search(abs, rel string, named bool) error {
 		// the content shows it.
 		rows := strings.Split(strings.TrimSuffix(v.Content, "\n"), "\n")[1:]
 		for i, n := range lines {
-			g.res.Matches = append(g.res.Matches, GrepMatch{Path: display, Line: n, Text: strings.TrimPrefix(rows[i], strconv.Itoa(n)+":")})
+			text := strings.TrimPrefix(rows[i], strconv.Itoa(n)+":")
+			if g.anchors == hashline.AnchorLine {
+				text = text[len("HH|"):]
+			}
+			g.res.Matches = append(g.res.Matches, GrepMatch{Path: display, Line: n, Text: text})
 		}
 		for _, n := range v.Clipped {
 			g.clipped = append(g.clipped, fmt.Sprintf("%s:%d", display, n))

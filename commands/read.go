@@ -19,6 +19,8 @@ type ReadArgs struct {
 	Path   string `json:"path"`
 	Offset int    `json:"offset"`
 	Limit  int    `json:"limit"`
+	// Anchors is "tag" (default) or "line" (kli's N:HH|text rows).
+	Anchors string `json:"anchors"`
 }
 
 // ReadResult is the result of hashline.read (§5.1).
@@ -60,7 +62,7 @@ func (s *Server) read(ctx context.Context, args json.RawMessage) (any, error) {
 			Message: fmt.Sprintf("offset %d is past the end of %s, which has %d lines: read from offset 1, or from %d for the last line", offset, wp.Rel, total, max(total, 1))}
 	}
 	sess := s.Sessions.Get(a.sessionName())
-	v := sess.Read(wp.Abs, wp.Rel, t, offset, limit)
+	v := sess.ReadAs(anchorStyle(a.Anchors), wp.Abs, wp.Rel, t, offset, limit)
 	res := &ReadResult{
 		OK: true, Content: v.Content, Tag: string(t.Tag()), Path: wp.Rel, Root: wp.Root,
 		Offset: offset, LineCount: max(v.Last-v.First+1, 0), TotalLines: total,
@@ -78,6 +80,13 @@ func (s *Server) read(ctx context.Context, args json.RawMessage) (any, error) {
 	}
 	res.Notice = strings.Join(notes, "; ")
 	return res, nil
+}
+
+func anchorStyle(s string) hashline.Anchors {
+	if s == "line" {
+		return hashline.AnchorLine
+	}
+	return hashline.AnchorTag
 }
 
 // existing resolves p and reads the live text of the file it names, which

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,6 +54,9 @@ type Server struct {
 	Sink     Sink
 	Blocks   hashline.BlockResolver
 	Log      *zap.Logger
+	// Stateless says no call sees an earlier one, as for the shell verbs:
+	// patch then re-hashes every anchor but cannot require a read first.
+	Stateless bool
 
 	docs sync.Map // canonical path → *sync.Mutex: one mutation per document
 }
@@ -61,6 +65,7 @@ type Server struct {
 const (
 	CmdRead       = "hashline.read"
 	CmdGrep       = "hashline.grep"
+	CmdPatch      = "hashline.patch"
 	CmdEdit       = "hashline.edit"
 	CmdWrite      = "hashline.write"
 	CmdDescribe   = "hashline.describe"
@@ -69,7 +74,7 @@ const (
 
 // Commands lists every command the server executes.
 func Commands() []string {
-	return []string{CmdRead, CmdGrep, CmdEdit, CmdWrite, CmdDescribe, CmdSessionEnd}
+	return []string{CmdRead, CmdGrep, CmdEdit, CmdWrite, CmdPatch, CmdDescribe, CmdSessionEnd}
 }
 
 // ErrorResult is the result of every failed command.
@@ -146,6 +151,7 @@ func (s *Server) handlers() map[string]handler {
 	return map[string]handler{
 		CmdRead:       s.read,
 		CmdGrep:       s.grep,
+		CmdPatch:      s.patch,
 		CmdEdit:       s.edit,
 		CmdWrite:      s.write,
 		CmdDescribe:   s.describe,
@@ -271,7 +277,7 @@ func (s *Server) resolve(p string) (workspace.Path, error) {
 
 // lockDoc serializes mutations of one document across sessions.
 func (s *Server) lockDoc(paths ...string) func() {
-	sort.Strings(paths)
+	paths = slices.Sorted(slices.Values(paths))
 	var held []*sync.Mutex
 	for i, p := range paths {
 		if i > 0 && p == paths[i-1] {

@@ -46,10 +46,33 @@ func ReadDisk(abs string) (Live, error) {
 	return Live{Text: hashline.NewText(string(b)), Mode: uint32(fi.Mode().Perm())}, nil
 }
 
-// Apply writes cs to disk. Each file is replaced atomically; a change set of
-// several files is staged completely before the first rename, and undone as
-// far as possible when a later step fails.
+// Apply writes cs to disk, all or nothing. Each file is replaced
+// atomically; the files of a change set are all staged before the first
+// rename, and when a later step fails the files already changed get their
+// old bytes back.
 func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
+	// Stage every modified file first: most failures (a full disk, a
+	// read-only folder) then happen before any file has changed.
+	staged := map[int]string{}
+	defer func() {
+		for _, tmp := range staged {
+			os.Remove(tmp)
+		}
+	}()
+	for i, fc := range cs.Files {
+		if fc.Kind != Modify {
+			continue
+		}
+		perm := fs.FileMode(0o644)
+		if fi, err := os.Stat(fc.Path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+		tmp, err := stage(fc.Path, []byte(fc.New.Raw()), perm)
+		if err != nil {
+			return nil, err
+		}
+		staged[i] = tmp
+	}
 	landed := Landed{}
 	var undo []func()
 	fail := func(err error) (Landed, error) {
@@ -58,13 +81,14 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 		}
 		return nil, err
 	}
-	for _, fc := range cs.Files {
+	for i, fc := range cs.Files {
 		switch fc.Kind {
 		case Modify:
 			prev := fc.Old.Text.Raw()
-			if err := WriteFileAtomic(fc.Path, []byte(fc.New.Raw()), 0); err != nil {
-				return fail(err)
+			if err := renameFile(staged[i], fc.Path); err != nil {
+				return fail(fmt.Errorf("replace %s: %w", fc.Path, err))
 			}
+			delete(staged, i)
 			undo = append(undo, func() { _ = WriteFileAtomic(fc.Path, []byte(prev), 0) })
 			landed[fc.Path] = fc.New
 		case Create:
@@ -104,6 +128,9 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 	}
 	return landed, nil
 }
+
+// renameFile is os.Rename; tests replace it to fail a rename midway.
+var renameFile = os.Rename
 
 // WriteFileAtomic replaces path with data through a temporary file in the
 // same folder and a rename, so a reader sees the old bytes or the new ones,

@@ -76,6 +76,8 @@ type Details struct {
 	Limit int `json:"limit,omitempty"`
 	// Exhausted is set when the repeat guard ended the turn (§9.3).
 	Exhausted *Exhausted `json:"exhausted,omitempty"`
+	// Problems lists everything wrong with a kli patch, across its files.
+	Problems []Problem `json:"problems,omitempty"`
 }
 
 // Exhausted describes a turn stopped by the repeat guard.

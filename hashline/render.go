@@ -24,9 +24,25 @@ type View struct {
 	Clipped []int
 }
 
+// Anchors is how rows name their lines.
+type Anchors int
+
+const (
+	// AnchorTag rows are "N:text"; the header's tag vouches for them.
+	AnchorTag Anchors = iota
+	// AnchorLine rows are kli's "N:HH|text", HH the line's own hash
+	// (DESIGN §7), for patches that anchor on each line.
+	AnchorLine
+)
+
 // RenderWindow renders lines first..first+limit-1 of t (clamped to the file)
 // under its header, clipping rows at MaxLineChars characters.
 func RenderWindow(display string, t *Text, first, limit int) View {
+	return RenderWindowAs(AnchorTag, display, t, first, limit)
+}
+
+// RenderWindowAs is RenderWindow with rows in the given anchor style.
+func RenderWindowAs(anchors Anchors, display string, t *Text, first, limit int) View {
 	first = max(first, 1)
 	last := min(t.Len(), first+limit-1)
 	v := View{First: first, Last: last, Seen: &LineSet{}}
@@ -46,7 +62,7 @@ func RenderWindow(display string, t *Text, first, limit int) View {
 	num := strconv.AppendInt(make([]byte, 0, 20), int64(first), 10)
 	for n := first; n <= last; n++ {
 		b.Write(num)
-		if appendRow(&b, n, t.Line(n), MaxLineChars, valid) {
+		if appendRow(&b, n, t.Line(n), MaxLineChars, valid, anchors) {
 			v.Clipped = append(v.Clipped, n)
 			v.Seen.AddRange(runStart, n-1)
 			runStart = n + 1
@@ -61,6 +77,11 @@ func RenderWindow(display string, t *Text, first, limit int) View {
 // RenderRows renders the given lines of t (ascending, 1-based) under its
 // header, as grep shows its matches, clipping at width characters.
 func RenderRows(display string, t *Text, lines []int, width int) View {
+	return RenderRowsAs(AnchorTag, display, t, lines, width)
+}
+
+// RenderRowsAs is RenderRows with rows in the given anchor style.
+func RenderRowsAs(anchors Anchors, display string, t *Text, lines []int, width int) View {
 	v := View{Seen: &LineSet{}}
 	if len(lines) > 0 {
 		v.First, v.Last = lines[0], lines[len(lines)-1]
@@ -71,7 +92,7 @@ func RenderRows(display string, t *Text, lines []int, width int) View {
 	var num [20]byte
 	for _, n := range lines {
 		b.Write(strconv.AppendInt(num[:0], int64(n), 10))
-		if appendRow(&b, n, t.Line(n), width, false) {
+		if appendRow(&b, n, t.Line(n), width, false, anchors) {
 			v.Clipped = append(v.Clipped, n)
 		} else {
 			v.Seen.Add(n)
@@ -86,8 +107,12 @@ func RenderRows(display string, t *Text, lines []int, width int) View {
 // short of the line. A line that is not valid UTF-8 falls short too: it can
 // only be shown with replacement characters, so the model never saw its
 // bytes. valid says the caller has checked that line is valid.
-func appendRow(b *strings.Builder, n int, line string, width int, valid bool) bool {
+func appendRow(b *strings.Builder, n int, line string, width int, valid bool, anchors Anchors) bool {
 	b.WriteByte(':')
+	if anchors == AnchorLine {
+		b.WriteString(LineHash(line))
+		b.WriteByte('|')
+	}
 	if !valid && !utf8.ValidString(line) {
 		b.WriteString(clip(strings.ToValidUTF8(line, "\uFFFD"), width))
 		fmt.Fprintf(b, " … [line %d is not valid UTF-8: shown with U+FFFD, so it cannot be edited by line]\n", n)

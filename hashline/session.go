@@ -31,7 +31,12 @@ func NewSession() *Session {
 
 // Read renders lines first..first+limit-1 of t and records them as shown.
 func (s *Session) Read(path, display string, t *Text, first, limit int) View {
-	v := RenderWindow(display, t, first, limit)
+	return s.ReadAs(AnchorTag, path, display, t, first, limit)
+}
+
+// ReadAs is Read with rows in the given anchor style.
+func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, limit int) View {
+	v := RenderWindowAs(anchors, display, t, first, limit)
 	s.Record(path, t, v.Seen)
 	return v
 }
@@ -169,4 +174,19 @@ func (s *Session) RecoverPath(base string, tag Tag, authored string) (string, bo
 		}
 	}
 	return found, found != ""
+}
+
+// HasRead reports whether the session recorded anything of path: kli's
+// read-before-edit check (DESIGN §7).
+func (s *Session) HasRead(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.store.Has(path)
+}
+
+// Succeed clears the repeat guard's count for key after a write landed.
+func (s *Session) Succeed(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.guard.Succeed(key)
 }

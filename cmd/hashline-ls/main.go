@@ -4,10 +4,11 @@
 // stdin and stdout. With a verb it runs one command on the files on disk,
 // with the current folder as the workspace:
 //
-//	hashline-ls read PATH [--offset N] [--limit N]
+//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line]
 //	hashline-ls edit PATH --tag TAG [--ops FILE]      (ops from stdin without --ops)
 //	hashline-ls write PATH [--content FILE]           (content from stdin without --content)
-//	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N]
+//	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N] [--anchors line]
+//	hashline-ls patch [--patch FILE]                  (patch from stdin without --patch)
 //	hashline-ls describe
 //	hashline-ls version
 //
@@ -43,11 +44,12 @@ func main() {
 
 const usage = `usage:
   hashline-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-  hashline-ls read PATH [--offset N] [--limit N] [--json]
+  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--json]
   hashline-ls edit PATH --tag TAG [--ops FILE] [--json]          ops from stdin without --ops
   hashline-ls write PATH [--content FILE] [--json]               content from stdin without --content
   hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count]
-                   [--ignore-case|-i] [--max-results N] [--json]
+                   [--ignore-case|-i] [--max-results N] [--anchors line] [--json]
+  hashline-ls patch [--patch FILE] [--json]                      patch from stdin without --patch
   hashline-ls describe [--json]
   hashline-ls version
 `
@@ -74,10 +76,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var glob, mode string
 	var ignoreCase bool
 	var maxResults int
+	var anchors, patchFile string
 	switch verb {
 	case "read":
 		fs.IntVar(&offset, "offset", 0, "first line to show (1-based)")
 		fs.IntVar(&limit, "limit", 0, "most lines to show")
+		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
+	case "patch":
+		fs.StringVar(&patchFile, "patch", "", "file holding the patch (default: stdin)")
 	case "edit":
 		fs.StringVar(&tag, "tag", "", "the tag from the read's [path#TAG] header")
 		fs.StringVar(&opsFile, "ops", "", "file holding the ops (default: stdin)")
@@ -89,16 +95,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters in either case")
 		fs.BoolVar(&ignoreCase, "i", false, "match letters in either case")
 		fs.IntVar(&maxResults, "max-results", 0, "most matching lines (content) or files (other modes)")
+		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
 	case "describe":
 	default:
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, describe or version\n%s", verb, usage)
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, patch, describe or version\n%s", verb, usage)
 		return 2
 	}
 	pos, err := parseInterleaved(fs, rest)
 	if err != nil {
 		return 2
 	}
-	want := map[string]int{"read": 1, "edit": 1, "write": 1, "grep": 1, "describe": 0}[verb]
+	want := map[string]int{"read": 1, "edit": 1, "write": 1, "grep": 1, "patch": 0, "describe": 0}[verb]
 	if verb == "grep" && len(pos) == 2 {
 		want = 2
 	}
@@ -112,7 +119,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	a := map[string]any{}
+	if anchors != "" {
+		a["anchors"] = anchors
+	}
 	switch verb {
+	case "patch":
+		patch, err := readInput(patchFile, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "INVALID_ARGUMENT: patch: %v\n", err)
+			return 1
+		}
+		a["patch"] = patch
 	case "read":
 		a["path"] = pos[0]
 		if offset != 0 {
@@ -202,7 +219,7 @@ func diskServer() (*commands.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}, nil
+	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}, Stateless: true}, nil
 }
 
 type cli struct {
@@ -262,6 +279,13 @@ func (c *cli) print(res any) int {
 			if r.Notice != "" {
 				fmt.Fprintf(c.stderr, "note: %s\n", r.Notice)
 			}
+		}
+	case *commands.PatchResult:
+		if !c.json {
+			for _, f := range r.Files {
+				fmt.Fprintln(c.stdout, f.Header)
+			}
+			warn(c.stderr, r.Warnings)
 		}
 	case *commands.DescribeResult:
 		if !c.json {

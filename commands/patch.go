@@ -1,0 +1,189 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/workspace"
+)
+
+// PatchArgs are the arguments of hashline.patch.
+type PatchArgs struct {
+	Common
+	Patch string `json:"patch"`
+}
+
+// PatchFile is one file a patch wrote.
+type PatchFile struct {
+	Path   string `json:"path"`
+	Tag    string `json:"tag"`
+	Header string `json:"header"`
+}
+
+// PatchResult is the result of hashline.patch.
+type PatchResult struct {
+	OK       bool               `json:"ok"`
+	Files    []PatchFile        `json:"files"`
+	Warnings []hashline.Warning `json:"warnings"`
+}
+
+// patchFile is one file of a patch: its sections merged, since one file may
+// be spelled two ways.
+type patchFile struct {
+	wp   workspace.Path
+	ops  []hashline.PatchOp
+	live documents.Live
+	plan *hashline.Plan
+}
+
+// patch runs a kli patch (DESIGN §7): every anchor of every file is
+// re-hashed against the live text, every problem is gathered, and one
+// problem writes nothing; a clean patch goes out as one change set.
+func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
+	var a PatchArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	secs, problems := hashline.ParsePatch(a.Patch)
+	sess := s.Sessions.Get(a.sessionName())
+	sess.Mutation.Lock()
+	defer sess.Mutation.Unlock()
+
+	files := map[string]*patchFile{}
+	var order []string
+	// Syntax problems name a section's path as written; they are filed
+	// under the file's one name, as the other problems are, so a file
+	// spelled two ways is not listed twice.
+	names := map[string]string{}
+	for _, sec := range secs {
+		if sec.Path == "" {
+			continue // the parser reported the header that names no file
+		}
+		wp, err := s.resolve(sec.Path)
+		if err != nil {
+			he := hashline.AsError(err)
+			problems = append(problems, hashline.Problem{Path: sec.Path, Line: sec.Line, Code: he.Code, Message: fmt.Sprintf("@@ %s (patch line %d): %s", sec.Path, sec.Line, he.Message)})
+			continue
+		}
+		f := files[wp.Abs]
+		if f == nil {
+			f = &patchFile{wp: wp}
+			files[wp.Abs] = f
+			order = append(order, wp.Abs)
+		}
+		f.ops = append(f.ops, sec.Ops...)
+		names[sec.Path] = wp.Rel
+	}
+	for i, p := range problems {
+		if rel, ok := names[p.Path]; ok {
+			problems[i].Path = rel
+		}
+	}
+	defer s.lockDoc(order...)()
+
+	for _, abs := range order {
+		f := files[abs]
+		live, err := s.Source.Live(ctx, abs)
+		if err != nil {
+			return nil, err
+		}
+		f.live = live
+		switch {
+		case !live.Exists():
+			problems = append(problems, hashline.Problem{Path: f.wp.Rel, Code: hashline.CodeInvalidArgument,
+				Message: fmt.Sprintf("there is no file at %s: a patch changes existing files; create it with hashline_write", f.wp.Rel)})
+		case !s.Stateless && !sess.HasRead(abs):
+			problems = append(problems, hashline.Problem{Path: f.wp.Rel, Code: hashline.CodeTagUnknown,
+				Message: fmt.Sprintf("%s was never read in this session: read it first (hashline_read with anchors \"line\"), then build the patch from that read", f.wp.Rel)})
+		case len(f.ops) == 0:
+			// Its sections' ops were all refused by the parser, which
+			// said why; planning nothing would only add "no change".
+		default:
+			plan, probs := hashline.PlanPatch(abs, f.wp.Rel, f.ops, live.Text)
+			f.plan = plan
+			problems = append(problems, probs...)
+		}
+	}
+	key := "patch:" + strings.Join(order, "\x00")
+	if len(problems) > 0 {
+		err := hashline.PatchError(problems)
+		sess.Fail(key, a.Turn, "patch-command", err)
+		return nil, err
+	}
+
+	cs := documents.ChangeSet{Label: fmt.Sprintf("hashline: patch of %d file(s)", len(order))}
+	for _, abs := range order {
+		f := files[abs]
+		old := f.live
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: abs, Old: &old, Edits: f.plan.Edits, Hunks: f.plan.Hunks, New: f.plan.New})
+	}
+	landed, err := s.Sink.Apply(ctx, cs)
+	if err != nil {
+		err = s.partial(ctx, files, order, err)
+		he := hashline.AsError(err)
+		sess.Fail(key, a.Turn, "patch-command", he)
+		return nil, he
+	}
+	res := &PatchResult{OK: true, Warnings: []hashline.Warning{}}
+	for _, abs := range order {
+		f := files[abs]
+		got := landed[abs]
+		if got == nil {
+			return nil, hashline.Errorf(hashline.CodeToolFailed, "the patch was applied but the text of %s could not be read back: read it to see what it holds", f.wp.Rel)
+		}
+		sess.Commit(f.plan, abs, got)
+		if w, drifted := landedDrift(f.plan.New, got); drifted {
+			res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: f.wp.Rel + ": " + w})
+		}
+		res.Files = append(res.Files, PatchFile{Path: f.wp.Rel, Tag: string(got.Tag()), Header: hashline.Header(f.wp.Rel, got.Tag())})
+	}
+	sess.Succeed(key)
+	return res, nil
+}
+
+// partialWait bounds how long a refused patch is watched for files the
+// editor applied anyway; it covers Neovim's 150 ms didChange debounce.
+const partialWait = 500 * time.Millisecond
+
+// partial explains a change set the editor refused: an editor that does
+// not apply multi-file edits all or nothing may have applied some files, and
+// the model must know which.
+func (s *Server) partial(ctx context.Context, files map[string]*patchFile, order []string, cause error) error {
+	if !errors.Is(cause, ErrNotApplied) {
+		return cause
+	}
+	// Editors report what they applied after they answer, so look for a
+	// while before concluding a file was left alone.
+	var done, not []string
+	for deadline := time.Now().Add(partialWait); ; {
+		done, not = done[:0], not[:0]
+		for _, abs := range order {
+			f := files[abs]
+			now, err := s.Source.Live(ctx, abs)
+			if err == nil && now.Exists() && now.Text.Raw() == f.plan.New.Raw() {
+				done = append(done, f.wp.Rel)
+			} else {
+				not = append(not, f.wp.Rel)
+			}
+		}
+		if len(not) == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	sort.Strings(done)
+	if len(done) == 0 {
+		return &hashline.Error{Code: hashline.CodeTagMismatch,
+			Message: fmt.Sprintf("the editor refused the patch (%v), so nothing was written: read the files again with anchors \"line\" and resend", cause)}
+	}
+	return hashline.Errorf(hashline.CodeToolFailed,
+		"the editor applied the patch to %s but not to %s (it does not apply multi-file edits all or nothing): read those files again and patch what is missing",
+		strings.Join(done, ", "), strings.Join(not, ", "))
+}
