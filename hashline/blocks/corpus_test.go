@@ -1,0 +1,249 @@
+package blocks
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// corpusDir is where the shared corpus sits, relative to the repository root.
+var corpusDir = filepath.Join("..", "shared", "corpus", "react-edit")
+
+// repoRoot walks up from the package folder to the folder holding go.mod.
+func repoRoot(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the package folder")
+		}
+		dir = parent
+	}
+}
+
+// walkedOpener is a line that opens a multi-line construct, found by walking
+// the whole tree rather than by resolving the line.
+type walkedOpener struct {
+	line, end  int    // the outermost construct's lines
+	start, off int    // its text in bytes: [start, off)
+	kind       string // its node type
+	midLine    bool   // its last line goes on with something else
+}
+
+// walkOpeners lists every line where a named node starts (its text begins
+// the line) and ends on a later line, and is neither the root, a comment,
+// an ignored marker, nor a transparent container: the package's definition
+// of a block opener. It also counts the nodes that start a line and span
+// lines but are left out by those exclusions.
+func walkOpeners(p *parsed) (openers map[int]*walkedOpener, excluded map[string]int) {
+	openers = map[int]*walkedOpener{}
+	excluded = map[string]int{}
+	var visit func(n *sitter.Node)
+	visit = func(n *sitter.Node) {
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			visit(n.NamedChild(i))
+		}
+		ts := p.textStart(n)
+		if ts < 0 || sameNode(n, p.root) {
+			return
+		}
+		line := p.lineOf(ts)
+		if firstNonSpace(p.src, p.starts[line-1], p.ends[line-1]) != ts {
+			return
+		}
+		endOff := p.contentEnd(n)
+		end := p.lineOf(endOff - 1)
+		if p.lang.isComment(n.Type()) {
+			end = p.lineOf(int(n.EndByte()) - 1)
+		}
+		if end <= line {
+			return
+		}
+		if p.excluded(n) {
+			kind := "transparent or ignored " + n.Type()
+			if p.lang.isComment(n.Type()) {
+				kind = "comment"
+			} else if sameNode(n, p.top) {
+				kind = "top-level value"
+			}
+			excluded[kind]++
+			return
+		}
+		o := openers[line]
+		if o == nil || int(n.StartByte()) <= o.start && endOff >= o.off {
+			_, clean := p.tail(endOff, end)
+			openers[line] = &walkedOpener{line: line, end: end, start: ts, off: endOff, kind: n.Type(), midLine: !clean}
+		}
+	}
+	visit(p.root)
+	return openers, excluded
+}
+
+// corpusTally is what one corpus file (or all of them) came to.
+type corpusTally struct {
+	lines, parsed, openers, resolved, midLine, cuts, cutsParse int
+	unparsed, failures, defects, required, midList             []string
+	excluded                                                   map[string]int
+}
+
+func (a *corpusTally) add(b *corpusTally) {
+	a.lines += b.lines
+	a.parsed += b.parsed
+	a.openers += b.openers
+	a.resolved += b.resolved
+	a.midLine += b.midLine
+	a.cuts += b.cuts
+	a.cutsParse += b.cutsParse
+	a.unparsed = append(a.unparsed, b.unparsed...)
+	a.failures = append(a.failures, b.failures...)
+	a.defects = append(a.defects, b.defects...)
+	a.required = append(a.required, b.required...)
+	a.midList = append(a.midList, b.midList...)
+	for k, v := range b.excluded {
+		a.excluded[k] += v
+	}
+}
+
+// TestCorpus resolves every opener line of every input file of the shared
+// react-edit corpus, and checks that CUT N* of each leaves a file that
+// still parses. Files run in parallel, which also puts one Resolver under
+// concurrent use.
+func TestCorpus(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), corpusDir)
+	files, err := filepath.Glob(filepath.Join(dir, "*", "input", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skipf("the shared corpus is not at %s (../shared/corpus/react-edit from the repository root); nothing to check", dir)
+	}
+	r := New()
+	tallies := make([]*corpusTally, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				tallies[i] = corpusFile(t, r, dir, files[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	all := &corpusTally{excluded: map[string]int{}}
+	for _, c := range tallies {
+		all.add(c)
+	}
+	t.Logf("corpus: %d files, %d lines; %d parse cleanly", len(files), all.lines, all.parsed)
+	for _, u := range all.unparsed {
+		t.Logf("  not parsed (every block op on it declines): %s", u)
+	}
+	t.Logf("opener lines: %d, resolved to exactly the walked span: %d", all.openers, all.resolved)
+	t.Logf("multi-line constructs whose last line goes on with other code (declined, not openers): %d", all.midLine)
+	for _, m := range all.midList {
+		t.Logf("  %s", m)
+	}
+	for k, v := range all.excluded {
+		t.Logf("multi-line nodes starting a line but never blocks: %s: %d", k, v)
+	}
+	t.Logf("CUT N*: %d cuts, %d leave a file that parses; %d remove a construct its parent requires; %d span defects",
+		all.cuts, all.cutsParse, len(all.required), len(all.defects))
+	for _, s := range all.required {
+		t.Logf("  %s", s)
+	}
+	for _, f := range all.failures {
+		t.Errorf("opener not resolved as walked: %s", f)
+	}
+	for _, d := range all.defects {
+		t.Errorf("%s", d)
+	}
+}
+
+// corpusFile checks one corpus file.
+func corpusFile(t *testing.T, r *Resolver, dir, file string) *corpusTally {
+	c := &corpusTally{excluded: map[string]int{}}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Error(err)
+		return c
+	}
+	text := strings.ReplaceAll(strings.TrimPrefix(string(raw), "\uFEFF"), "\r\n", "\n")
+	name, _ := filepath.Rel(dir, file)
+	c.lines = countLines(text)
+	l := lookup(file)
+	if l == nil {
+		c.unparsed = append(c.unparsed, name+": no grammar")
+		return c
+	}
+	p, perr := parse(l, text)
+	if perr != nil {
+		c.unparsed = append(c.unparsed, name+": "+perr.reason())
+		return c
+	}
+	c.parsed++
+	found, excluded := walkOpeners(p)
+	p.close()
+	c.excluded = excluded
+	keys := make([]int, 0, len(found))
+	for line := range found {
+		keys = append(keys, line)
+	}
+	sort.Ints(keys)
+	textLines := strings.SplitAfter(text, "\n")
+	for _, line := range keys {
+		o := found[line]
+		start, end, ok, reason := r.ResolveBlock(file, text, line)
+		if o.midLine {
+			c.midLine++
+			c.midList = append(c.midList, fmt.Sprintf("%s:%d %s: %s", name, line, o.kind, reason))
+			if ok || !strings.Contains(reason, "ends inside line") {
+				c.failures = append(c.failures, fmt.Sprintf("%s:%d %s ends mid-line but resolved ok=%v %d-%d %q", name, line, o.kind, ok, start, end, reason))
+			}
+			continue
+		}
+		c.openers++
+		if !ok {
+			c.failures = append(c.failures, fmt.Sprintf("%s:%d %s (lines %d-%d) declined: %s", name, line, o.kind, o.line, o.end, reason))
+			continue
+		}
+		if start != line || end != o.end {
+			c.failures = append(c.failures, fmt.Sprintf("%s:%d %s is lines %d-%d but resolved to %d-%d", name, line, o.kind, o.line, o.end, start, end))
+			continue
+		}
+		c.resolved++
+		c.cuts++
+		cut := strings.Join(textLines[:start-1], "") + strings.Join(textLines[end:], "")
+		if clean, _ := r.Parses(file, cut); clean {
+			c.cutsParse++
+			continue
+		}
+		// Removing only the construct's own text tells a construct its
+		// parent requires (the value after "x =", the JSX a return holds)
+		// from a span that took too much or too little.
+		if clean, _ := r.Parses(file, text[:o.start]+text[o.off:]); clean {
+			c.defects = append(c.defects, fmt.Sprintf("%s: CUT %d* (%s, lines %d-%d) breaks the file, though removing the construct's own text does not", name, line, o.kind, start, end))
+			continue
+		}
+		c.required = append(c.required, fmt.Sprintf("%s: CUT %d* removes a %s that its parent requires (lines %d-%d)", name, line, o.kind, start, end))
+	}
+	return c
+}

@@ -1,0 +1,68 @@
+// Package blocks resolves the block locators of the patch language (§8.2):
+// "the syntactic block that opens at line N", for PUT N*:, PUT >N*: and
+// CUT N*. It is the only package with cgo: every tree-sitter grammar lives
+// behind this one package, so nothing else recompiles C.
+//
+// # The block at line N
+//
+// Lines are 1-based, in the normalized text (LF endings, no BOM). A node is
+// placed by its text: it starts at its first non-space byte and ends after
+// its last byte that is neither space nor part of a comment. The block that
+// opens at line N is the outermost named node that starts at the first
+// non-space byte of line N, ends on a later line, and can be a block. A node
+// cannot be a block when it is the whole file (the root; for JSON also the
+// top-level value), a comment, or a transparent container: a run of children
+// with no opening token of its own (a Python block, a YAML mapping, a
+// markdown list), whose first line opens its first child instead. The span is
+// N through the node's last line, and that last line may go on after the node
+// only with list separators (, and ;) and comments; anything else would be
+// taken by a whole-line edit too, so the line is declined with the plain
+// range that would take it.
+//
+// Contract rule 1 (leading attached nodes are separate): decorators,
+// attributes and annotations are their own nodes. A declaration's own first
+// line resolves to the declaration without them, even where the grammar
+// starts the declaration at its first decorator (JavaScript classes, Java
+// annotations, C++ [[attributes]]). The first line of a run resolves to the
+// run and the declaration together (Python's decorated_definition, a Rust
+// #[attribute] run and the item after it, TypeScript's decorators beside a
+// method). A later member of the run is only itself: declined when it is one
+// line, with a reason naming the run's first line and the declaration's line,
+// and resolved to itself when it spans lines. Comments are never blocks: a
+// comment line declines, and a comment above or below a construct stays
+// outside its span, even where a grammar files a trailing comment inside the
+// construct before it (YAML, TOML).
+//
+// Contract rule 2 (markdown headings open sections): a heading at the top
+// level of the document, ATX or setext, covers its section through deeper
+// headings up to the next heading of the same or a higher level, and ends at
+// the last non-blank line before it, so replacing a section keeps the blank
+// line that separates it from the next.
+//
+// Every other line declines with a reason that names what the line is (blank,
+// a comment, the last line of a construct with that construct's plain range,
+// a line inside one, a one-line construct with its plain range N.=N) so the
+// caller can pick the right line or a plain range. A file that does not
+// parse cleanly (no ERROR or MISSING node), that is larger than 4 MiB, or
+// whose type has no grammar declines as a whole.
+//
+// A block may fill a place its parent requires: the JSX element a return
+// statement holds, the value after "x =". Replacing it (PUT N*:) is the
+// common use; removing it (CUT N*) leaves the parent incomplete, as removing
+// that construct any other way would.
+//
+// # Languages
+//
+// One table (languages.go) maps extensions and exact base names to grammars.
+// JSON has no grammar of its own here: it is read through the JavaScript
+// grammar as "(" + text + "\n)", accepted only when the program is that one
+// parenthesized JSON value, and for .json also only when encoding/json
+// accepts the text. JavaScript files that declare @flow are read through the
+// TSX grammar when the JavaScript grammar rejects their type annotations
+// (that grammar reads most Flow type syntax, maybe types and exact objects
+// included); Flow syntax it does not read declines like any syntax error.
+// Markdown's grammar accepts every text, so a markdown file always parses.
+//
+// Parsers and trees are C objects: each call makes its own and frees them,
+// which keeps a Resolver safe for concurrent use.
+package blocks

@@ -1,0 +1,328 @@
+package blocks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// MaxParseBytes is the largest text parsed for block resolution (§12: 4 MiB).
+const MaxParseBytes = 4 << 20
+
+// parsed is one clean parse of a text, with the line index the resolver
+// works in. Offsets are into src, the bytes the parser saw: the text itself,
+// or for JSON the text wrapped in parentheses, so every offset on the first
+// line is one byte past the text's own.
+type parsed struct {
+	lang *lang
+	src  []byte
+	tree *sitter.Tree
+	root *sitter.Node
+	// top is the node that stands for the whole file and is never a block:
+	// the root, or for JSON the top-level value inside the wrapper.
+	top *sitter.Node
+	// starts[i] and ends[i] are the offsets of text line i+1 in src, ends
+	// excluding the line's LF.
+	starts, ends []int
+	// headings caches the markdown headings, in document order.
+	headings []heading
+}
+
+// parseError says why a text has no clean parse.
+type parseError struct {
+	line int    // 1-based line of the first error, 0 when unknown
+	what string // how the text was read, e.g. "rust", "JSON"
+	why  string // optional detail
+}
+
+func (e *parseError) reason() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the file does not parse cleanly as %s", e.what)
+	switch {
+	case e.line > 0 && e.why != "":
+		fmt.Fprintf(&b, " (line %d: %s)", e.line, e.why)
+	case e.line > 0:
+		fmt.Fprintf(&b, " (first syntax error at line %d)", e.line)
+	case e.why != "":
+		fmt.Fprintf(&b, " (%s)", e.why)
+	}
+	b.WriteString(", so its blocks cannot be trusted; fix the syntax or name the lines with a plain range")
+	return b.String()
+}
+
+// parse reads text in language l. The caller closes the result.
+func parse(l *lang, text string) (*parsed, *parseError) {
+	if l.json != notJSON {
+		return parseJSON(l, text)
+	}
+	p, perr := parseWith(l, l.grammar, []byte(text), 0, 0)
+	if perr == nil || !l.flow || !hasFlowPragma(text) {
+		if perr != nil {
+			perr.what = l.name
+		}
+		return p, perr
+	}
+	p, perr = parseWith(l, tsxGrammar, []byte(text), 0, 0)
+	if perr != nil {
+		perr.what = l.name + " with Flow types, read through the tsx grammar,"
+	}
+	return p, perr
+}
+
+// parseWith parses src with grammar g and checks the tree is clean. The text
+// is src without prefix bytes at its start and suffix bytes at its end.
+func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*parsed, *parseError) {
+	parser := sitter.NewParser()
+	defer parser.Close()
+	parser.SetLanguage(g)
+	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return nil, &parseError{why: err.Error()}
+	}
+	root := tree.RootNode()
+	if root.HasError() {
+		line := 0
+		if n := firstError(root); n != nil {
+			line = int(n.StartPoint().Row) + 1
+		}
+		tree.Close()
+		return nil, &parseError{line: line}
+	}
+	p := &parsed{lang: l, src: src, tree: tree, root: root, top: root}
+	p.starts, p.ends = lineIndex(src[:len(src)-suffix], prefix)
+	return p, nil
+}
+
+func (p *parsed) close() { p.tree.Close() }
+
+// lineIndex finds where each line of src[prefix:] starts and ends. Lines are
+// counted as the core counts them: a final LF ends the last line rather than
+// starting an empty one.
+func lineIndex(src []byte, prefix int) (starts, ends []int) {
+	pos := prefix
+	for pos < len(src) {
+		i := bytes.IndexByte(src[pos:], '\n')
+		starts = append(starts, pos)
+		if i < 0 {
+			ends = append(ends, len(src))
+			break
+		}
+		ends = append(ends, pos+i)
+		pos += i + 1
+	}
+	return starts, ends
+}
+
+// lineCount is the number of text lines.
+func (p *parsed) lineCount() int { return len(p.starts) }
+
+// lineOf is the 1-based text line holding offset off.
+func (p *parsed) lineOf(off int) int {
+	return sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > off })
+}
+
+// firstError finds the first ERROR or MISSING node in document order.
+func firstError(n *sitter.Node) *sitter.Node {
+	if n.IsError() || n.IsMissing() {
+		return n
+	}
+	if !n.HasError() {
+		return nil
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if e := firstError(n.Child(i)); e != nil {
+			return e
+		}
+	}
+	return n
+}
+
+// hasFlowPragma reports whether the comments before a script's first token
+// carry @flow, which is where Flow looks for it.
+func hasFlowPragma(text string) bool {
+	s := text
+	if strings.HasPrefix(s, "#!") {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[i+1:]
+		} else {
+			return false
+		}
+	}
+	for {
+		s = strings.TrimLeft(s, " \t\r\n")
+		var comment string
+		switch {
+		case strings.HasPrefix(s, "//"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				i = len(s)
+			}
+			comment, s = s[:i], s[i:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s, "*/")
+			if i < 0 {
+				return false
+			}
+			comment, s = s[:i], s[i+2:]
+		default:
+			return false
+		}
+		if hasFlowWord(comment) {
+			return true
+		}
+	}
+}
+
+func hasFlowWord(comment string) bool {
+	for i := 0; ; {
+		j := strings.Index(comment[i:], "@flow")
+		if j < 0 {
+			return false
+		}
+		end := i + j + len("@flow")
+		if end == len(comment) || !isIdentByte(comment[end]) {
+			return true
+		}
+		i = end
+	}
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// jsonPrefix and jsonSuffix wrap a JSON text into one JavaScript expression.
+// The newline keeps a trailing line comment from swallowing the parenthesis;
+// the opening parenthesis shares the first line, so line numbers stay put.
+const (
+	jsonPrefix = "("
+	jsonSuffix = "\n)"
+)
+
+// parseJSON reads JSON through the JavaScript grammar (DESIGN §9), accepting
+// only a program whose one statement is the wrapped value, and only values
+// built from JSON's own constructs.
+func parseJSON(l *lang, text string) (*parsed, *parseError) {
+	what := "JSON"
+	if l.json == jsonLoose {
+		what = "JSON with comments"
+	}
+	src := []byte(jsonPrefix + text + jsonSuffix)
+	p, perr := parseWith(l, l.grammar, src, len(jsonPrefix), len(jsonSuffix))
+	if perr != nil {
+		perr.what = what
+		return nil, perr
+	}
+	value, bad := jsonValue(p)
+	if value == nil {
+		p.close()
+		return nil, &parseError{what: what, why: "the text is not a single JSON value"}
+	}
+	if bad != nil {
+		// Read the node before the tree it belongs to is freed.
+		perr := &parseError{what: what, line: p.lineOf(int(bad.StartByte())),
+			why: fmt.Sprintf("%s is not JSON", nodeName(bad.Type()))}
+		p.close()
+		return nil, perr
+	}
+	if l.json == jsonStrict {
+		if err := strictJSON(text); err != nil {
+			p.close()
+			perr := &parseError{what: what, why: err.Error()}
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				perr.line = strings.Count(text[:min(int(se.Offset), len(text))], "\n") + 1
+			}
+			return nil, perr
+		}
+	}
+	p.top = value
+	return p, nil
+}
+
+// strictJSON checks text with encoding/json; only a rejected text pays for
+// decoding, which is what locates the error.
+func strictJSON(text string) error {
+	if json.Valid([]byte(text)) {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return err
+	}
+	return errors.New("encoding/json rejects the text")
+}
+
+// jsonValue finds the value inside the wrapper, and the first node in it that
+// JSON does not have. value is nil when the program is anything but the
+// wrapped expression.
+func jsonValue(p *parsed) (value, bad *sitter.Node) {
+	root := p.root
+	if root.NamedChildCount() != 1 {
+		return nil, nil
+	}
+	stmt := root.NamedChild(0)
+	if stmt.Type() != "expression_statement" || stmt.NamedChildCount() != 1 {
+		return nil, nil
+	}
+	paren := stmt.NamedChild(0)
+	if paren.Type() != "parenthesized_expression" || paren.StartByte() != 0 || int(paren.EndByte()) != len(p.src) {
+		return nil, nil
+	}
+	for i := 0; i < int(paren.NamedChildCount()); i++ {
+		c := paren.NamedChild(i)
+		if p.lang.isComment(c.Type()) {
+			continue
+		}
+		if value != nil {
+			return nil, nil
+		}
+		value = c
+	}
+	if value == nil {
+		return nil, nil
+	}
+	return value, notJSONNode(p.lang, value)
+}
+
+// jsonTypes are the JavaScript node types a JSON value is made of.
+var jsonTypes = setOf("object", "array", "pair", "string", "string_fragment", "escape_sequence",
+	"number", "true", "false", "null")
+
+func notJSONNode(l *lang, n *sitter.Node) *sitter.Node {
+	t := n.Type()
+	switch {
+	case l.isComment(t):
+		return nil
+	case t == "unary_expression":
+		// A negative number: "-" then a number, nothing else.
+		if n.ChildCount() != 2 || n.Child(0).Type() != "-" || n.Child(1).Type() != "number" {
+			return n
+		}
+		return nil
+	case t == "pair":
+		if k := n.ChildByFieldName("key"); k == nil {
+			return n
+		} else if k.Type() != "string" {
+			return k
+		}
+	case !jsonTypes[t]:
+		return n
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if bad := notJSONNode(l, n.NamedChild(i)); bad != nil {
+			return bad
+		}
+	}
+	return nil
+}
+
+// nodeName renders a node type for a message: "function_item" reads as
+// "function item".
+func nodeName(t string) string { return strings.ReplaceAll(t, "_", " ") }

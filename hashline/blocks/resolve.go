@@ -1,0 +1,531 @@
+package blocks
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Resolver resolves N* locators (§8.2) for the languages in its table. It
+// keeps no parser between calls: each call makes its own C parser and tree
+// and frees them before it returns, so one Resolver is safe for concurrent
+// use.
+type Resolver struct{}
+
+// New returns a Resolver.
+func New() *Resolver { return &Resolver{} }
+
+// ResolveBlock finds the block that opens at line (1-based) of text, a
+// normalized text (LF endings, no BOM) of the file at path. It returns the
+// inclusive line span, or ok false with a reason the model can act on. It
+// implements hashline.BlockResolver.
+func (r *Resolver) ResolveBlock(path, text string, line int) (start, end int, ok bool, reason string) {
+	l := lookup(path)
+	if l == nil {
+		return 0, 0, false, unsupported(path)
+	}
+	if len(text) > MaxParseBytes {
+		return 0, 0, false, fmt.Sprintf("the file is %d bytes, over the %d MiB limit for block parsing", len(text), MaxParseBytes>>20)
+	}
+	if n := countLines(text); line < 1 || line > n {
+		if n == 0 {
+			return 0, 0, false, fmt.Sprintf("line %d is outside the file, which is empty", line)
+		}
+		return 0, 0, false, fmt.Sprintf("line %d is outside the file, which has lines 1 to %d", line, n)
+	}
+	p, perr := parse(l, text)
+	if perr != nil {
+		return 0, 0, false, perr.reason()
+	}
+	defer p.close()
+	return p.resolve(line)
+}
+
+// Parses reports whether text parses cleanly in path's language (no ERROR or
+// MISSING nodes, and for JSON the checks of DESIGN §9), and whether the
+// language is supported at all.
+func (r *Resolver) Parses(path, text string) (clean, supported bool) {
+	l := lookup(path)
+	if l == nil {
+		return false, false
+	}
+	if len(text) > MaxParseBytes {
+		return false, true
+	}
+	p, perr := parse(l, text)
+	if perr != nil {
+		return false, true
+	}
+	p.close()
+	return true, true
+}
+
+func unsupported(name string) string {
+	base := path.Base(filepath.ToSlash(name))
+	kind := base
+	if ext := filepath.Ext(base); ext != "" && ext != base {
+		kind = ext
+	}
+	return fmt.Sprintf("block locators are not available for %s files (no grammar for this file type); plain line ranges such as 12.=20 and gaps work as usual", kind)
+}
+
+// countLines counts lines the way the core does.
+func countLines(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'
+}
+
+// firstNonSpace is the offset of the first non-space byte in src[from:to],
+// or -1.
+func firstNonSpace(src []byte, from, to int) int {
+	for i := from; i < to; i++ {
+		if !isSpace(src[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// textStart is the offset of n's first non-space byte, or -1. Some grammars
+// let a token carry the whitespace before it (Lua's keywords, markdown's
+// paragraphs), so a node is placed by its text, not by its start offset.
+func (p *parsed) textStart(n *sitter.Node) int {
+	return firstNonSpace(p.src, int(n.StartByte()), int(n.EndByte()))
+}
+
+// contentEnd is the offset just past n's last byte that is neither space nor
+// part of a comment. Trailing comments stay outside a block: a grammar may
+// file the comment above the next declaration inside the construct before it
+// (YAML, TOML), and a standalone comment is never swept into a block.
+func (p *parsed) contentEnd(n *sitter.Node) int {
+	lo, pos := int(n.StartByte()), int(n.EndByte())
+	for pos > lo {
+		if isSpace(p.src[pos-1]) {
+			pos--
+			continue
+		}
+		if cs, _, ok := p.commentAt(n, pos-1); ok && cs >= lo {
+			pos = cs
+			continue
+		}
+		return pos
+	}
+	return lo
+}
+
+// descend lists the nodes from n down to the deepest one holding offset off.
+// It walks the children with a cursor rather than asking the cursor to jump
+// to the child for a byte: that jump misses children in this tree-sitter
+// version (a markdown section's children after a zero-width node).
+func descend(n *sitter.Node, off int) []*sitter.Node {
+	out := []*sitter.Node{n}
+	cur := sitter.NewTreeCursor(n)
+	defer cur.Close()
+	for cur.GoToFirstChild() {
+		found := false
+		for {
+			c := cur.CurrentNode()
+			if int(c.StartByte()) > off {
+				break
+			}
+			if off < int(c.EndByte()) {
+				out = append(out, c)
+				found = true
+				break
+			}
+			if !cur.GoToNextSibling() {
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return out
+}
+
+// commentAt finds the outermost comment below n that holds offset off.
+func (p *parsed) commentAt(n *sitter.Node, off int) (start, end int, ok bool) {
+	for _, d := range descend(n, off) {
+		if p.lang.isComment(d.Type()) {
+			return int(d.StartByte()), int(d.EndByte()), true
+		}
+	}
+	return 0, 0, false
+}
+
+func sameNode(a, b *sitter.Node) bool {
+	return a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Symbol() == b.Symbol()
+}
+
+// excluded reports whether n can never be a block: the whole file, a
+// comment, an ignored marker, or a transparent container that opens with its
+// first child.
+func (p *parsed) excluded(n *sitter.Node) bool {
+	t := n.Type()
+	switch {
+	case !n.IsNamed(), sameNode(n, p.root), sameNode(n, p.top), p.lang.isComment(t), p.lang.ignored[t]:
+		return true
+	case p.lang.transparent[t]:
+		first := n.NamedChild(0)
+		return first == nil || p.textStart(first) == p.textStart(n)
+	}
+	return false
+}
+
+// resolve finds the block that opens at line, a line inside the text.
+func (p *parsed) resolve(line int) (int, int, bool, string) {
+	b := firstNonSpace(p.src, p.starts[line-1], p.ends[line-1])
+	if b < 0 {
+		return decline("line %d is blank; a block locator names the line a construct opens on", line)
+	}
+	chain := descend(p.root, b)
+	for _, n := range chain[1:] {
+		if p.lang.isComment(n.Type()) {
+			return decline("line %d is a comment, and comments are not blocks; anchor the line the construct itself opens on", line)
+		}
+	}
+	if p.lang.sections {
+		if h := p.headingAt(chain, b); h != nil {
+			return p.section(h, line)
+		}
+	}
+
+	// The candidates start at b: nested nodes whose text begins with the
+	// line's first token. The outermost one that can be a block wins.
+	var outer *sitter.Node
+	topOpens := false
+	for _, n := range chain[1:] {
+		if p.textStart(n) != b {
+			continue
+		}
+		if sameNode(n, p.top) {
+			topOpens = true
+			continue
+		}
+		if !p.excluded(n) {
+			outer = n
+			break
+		}
+	}
+	if outer != nil && p.lang.attached[outer.Type()] {
+		return p.attachedLine(outer, line)
+	}
+	// A declaration whose decorators sit on lines above it starts at its
+	// first decorator; its own first line still names it, without them.
+	if owner := p.attachedOwner(chain, b); owner != nil {
+		return p.finish(line, owner, chain)
+	}
+	if outer != nil {
+		return p.finish(line, outer, chain)
+	}
+	if topOpens {
+		return decline("line %d opens the top-level %s, which is the whole document: name its lines with the plain range %d.=%d",
+			line, nodeName(p.top.Type()), line, p.lineOf(p.contentEnd(p.top)-1))
+	}
+	return p.inside(chain, b, line)
+}
+
+func decline(format string, args ...any) (int, int, bool, string) {
+	return 0, 0, false, fmt.Sprintf(format, args...)
+}
+
+// finish turns the construct n that the anchored line opens into a span
+// from that line to n's last line. The span must cover more than one line,
+// and its last line must hold nothing after n but separators and comments.
+// chain is the path from the root to the line's first token.
+func (p *parsed) finish(line int, n *sitter.Node, chain []*sitter.Node) (int, int, bool, string) {
+	name := nodeName(n.Type())
+	endOff := p.contentEnd(n)
+	end := p.lineOf(endOff - 1)
+	if end <= line {
+		// A one-line node that ends its enclosing construct is that
+		// construct's closing line (a closing tag, a last statement).
+		if e := p.enclosing(chain, line); e != nil && p.contentEnd(e) == endOff {
+			return p.closes(e, line)
+		}
+		return decline("line %d holds a one-line %s, not a multi-line block: use the plain range %d.=%d", line, name, line, line)
+	}
+	if rest, ok := p.tail(endOff, end); !ok {
+		return decline("the %s that opens on line %d ends inside line %d, which goes on with %q; a block op would take that text too, so name the lines with the plain range %d.=%d if that is meant",
+			name, line, end, clip(rest, 40), line, end)
+	}
+	return line, end, true, ""
+}
+
+// tail reports whether the rest of line after offset from holds only list
+// separators (, and ;) and comments that end on that line; rest is what
+// it holds otherwise.
+func (p *parsed) tail(from, line int) (rest string, ok bool) {
+	lineEnd := p.ends[line-1]
+	pos := from
+	for {
+		for pos < lineEnd && isSpace(p.src[pos]) {
+			pos++
+		}
+		if pos >= lineEnd {
+			return "", true
+		}
+		if _, ce, isComment := p.commentAt(p.root, pos); isComment {
+			if ce > lineEnd {
+				break
+			}
+			pos = ce
+			continue
+		}
+		chain := descend(p.root, pos)
+		if leaf := chain[len(chain)-1]; !leaf.IsNamed() && int(leaf.StartByte()) == pos && (leaf.Type() == "," || leaf.Type() == ";") {
+			pos = int(leaf.EndByte())
+			continue
+		}
+		break
+	}
+	return strings.TrimSpace(string(p.src[pos:lineEnd])), false
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// enclosing is the deepest construct on chain that opens on an earlier line
+// (its text starts that line, so a block locator on that line can name it)
+// and spans lines.
+func (p *parsed) enclosing(chain []*sitter.Node, line int) *sitter.Node {
+	for i := len(chain) - 1; i >= 1; i-- {
+		n := chain[i]
+		if p.excluded(n) && !sameNode(n, p.top) {
+			continue
+		}
+		ts := p.textStart(n)
+		if ts < p.starts[0] {
+			continue // no text, or the JSON wrapper before the first line
+		}
+		opens := p.lineOf(ts)
+		if opens >= line || firstNonSpace(p.src, p.starts[opens-1], p.ends[opens-1]) != ts {
+			continue
+		}
+		if p.lineOf(p.contentEnd(n)-1) > opens {
+			return n
+		}
+	}
+	return nil
+}
+
+// inside explains a line that opens nothing: it closes or continues the
+// construct around it.
+func (p *parsed) inside(chain []*sitter.Node, b, line int) (int, int, bool, string) {
+	e := p.enclosing(chain, line)
+	if e == nil {
+		return decline("line %d opens no multi-line construct", line)
+	}
+	opens, ends := p.lineOf(p.textStart(e)), p.lineOf(p.contentEnd(e)-1)
+	if ends == line {
+		return p.closes(e, line)
+	}
+	return decline("line %d continues the %s on lines %d-%d and opens no multi-line construct of its own: use a plain range",
+		line, nodeName(e.Type()), opens, ends)
+}
+
+// closes declines the last line of construct e.
+func (p *parsed) closes(e *sitter.Node, line int) (int, int, bool, string) {
+	opens := p.lineOf(p.textStart(e))
+	return decline("line %d is the last line of the %s that opens on line %d, not the start of a block: its lines are the plain range %d.=%d",
+		line, nodeName(e.Type()), opens, opens, line)
+}
+
+// attachedOwner finds the outermost node on chain that starts before offset
+// b with nothing before b but attached nodes (decorators, attributes,
+// annotations) and comments: the declaration whose own first line holds b,
+// in a grammar that starts the declaration at what is attached to it.
+func (p *parsed) attachedOwner(chain []*sitter.Node, b int) *sitter.Node {
+	var owner *sitter.Node
+	for i := len(chain) - 1; i >= 1; i-- {
+		n := chain[i]
+		if sameNode(n, p.top) {
+			break
+		}
+		if p.textStart(n) == b {
+			continue
+		}
+		if !p.attachedBefore(n, b) {
+			break
+		}
+		if !p.excluded(n) {
+			owner = n
+		}
+	}
+	return owner
+}
+
+// attachedBefore reports whether n holds something before offset b and
+// all of it is attached nodes and comments. b must start a child of n, or
+// of a node inside n that passes the same test: Java keeps a method's
+// annotations and its keywords together in one modifiers node.
+func (p *parsed) attachedBefore(n *sitter.Node, b int) bool {
+	some := false
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		cs, ce := int(c.StartByte()), int(c.EndByte())
+		switch {
+		case ce <= b:
+			if p.textStart(c) < 0 {
+				continue // a zero-width or whitespace-only token
+			}
+			if !p.onlyAttached(c) {
+				return false
+			}
+			some = true
+		case cs > b:
+			return false
+		case p.textStart(c) == b:
+			return some
+		case p.isAttachedOrComment(c):
+			return false // b is inside a decorator, not after it
+		default:
+			// c holds text before b, so it must pass on its own.
+			return p.attachedBefore(c, b)
+		}
+	}
+	return false
+}
+
+func (p *parsed) isAttachedOrComment(n *sitter.Node) bool {
+	return p.lang.attached[n.Type()] || p.lang.isComment(n.Type())
+}
+
+// onlyAttached reports whether n is an attached node or a comment, or a
+// wrapper (like Java's modifiers) holding nothing else.
+func (p *parsed) onlyAttached(n *sitter.Node) bool {
+	if p.isAttachedOrComment(n) {
+		return true
+	}
+	if n.ChildCount() == 0 {
+		return false
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		if p.textStart(c) >= 0 && !p.onlyAttached(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// attachedLine resolves a line that starts with a decorator, attribute or
+// annotation that is not part of a declaration starting on the same line.
+func (p *parsed) attachedLine(a *sitter.Node, line int) (int, int, bool, string) {
+	chain := descend(p.root, p.textStart(a))
+	prev := p.prevNonComment(a)
+	if prev == nil || !p.lang.attached[prev.Type()] {
+		// The first of its run: the run and the item after it.
+		if item := p.itemAfter(a); item != nil {
+			return p.finish(line, item, chain)
+		}
+		return p.finish(line, a, chain)
+	}
+	if p.lineOf(p.contentEnd(a)-1) > line {
+		return p.finish(line, a, chain)
+	}
+	first := prev
+	for s := prev; s != nil && (p.lang.attached[s.Type()] || p.lang.isComment(s.Type())); s = s.PrevNamedSibling() {
+		if p.lang.attached[s.Type()] {
+			first = s
+		}
+	}
+	word := attachedWord(a.Type())
+	firstLine := p.lineOf(p.textStart(first))
+	reason := fmt.Sprintf("line %d is %s %s inside the run that starts on line %d: %d* covers the %ss together with what they %s",
+		line, article(word), word, firstLine, firstLine, word, verbFor(word))
+	if decl := p.afterRun(a); decl > line {
+		reason += fmt.Sprintf(", %d* the declaration alone", decl)
+	}
+	return 0, 0, false, reason
+}
+
+func attachedWord(t string) string {
+	switch {
+	case strings.Contains(t, "decorator"):
+		return "decorator"
+	case strings.Contains(t, "annotation"):
+		return "annotation"
+	}
+	return "attribute"
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+func verbFor(word string) string {
+	switch word {
+	case "decorator":
+		return "decorate"
+	case "annotation":
+		return "annotate"
+	}
+	return "apply to"
+}
+
+func (p *parsed) prevNonComment(n *sitter.Node) *sitter.Node {
+	s := n.PrevNamedSibling()
+	for s != nil && p.lang.isComment(s.Type()) {
+		s = s.PrevNamedSibling()
+	}
+	return s
+}
+
+// itemAfter is the declaration a run of attached siblings applies to: the
+// next named sibling that is neither attached nor a comment.
+func (p *parsed) itemAfter(n *sitter.Node) *sitter.Node {
+	s := n.NextNamedSibling()
+	for s != nil && (p.lang.attached[s.Type()] || p.lang.isComment(s.Type())) {
+		s = s.NextNamedSibling()
+	}
+	return s
+}
+
+// afterRun is the line of the first token after the run of attached nodes
+// that a belongs to, skipping comments; 0 when there is none.
+func (p *parsed) afterRun(a *sitter.Node) int {
+	last := a
+	for s := a.NextNamedSibling(); s != nil && (p.lang.attached[s.Type()] || p.lang.isComment(s.Type())); s = s.NextNamedSibling() {
+		if p.lang.attached[s.Type()] {
+			last = s
+		}
+	}
+	pos := int(last.EndByte())
+	for pos < len(p.src) {
+		if isSpace(p.src[pos]) {
+			pos++
+			continue
+		}
+		if _, ce, ok := p.commentAt(p.root, pos); ok {
+			pos = ce
+			continue
+		}
+		if pos >= p.ends[len(p.ends)-1] {
+			return 0
+		}
+		return p.lineOf(pos)
+	}
+	return 0
+}

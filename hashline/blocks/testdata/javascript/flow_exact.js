@@ -1,0 +1,9 @@
+// @flow
+
+type Exact = {|
+  name: ?string,
+|};
+
+function f() {
+  return 1;
+}

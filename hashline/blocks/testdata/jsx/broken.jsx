@@ -1,0 +1,3 @@
+function App() {
+  return <div>;
+}

@@ -1,0 +1,3 @@
+const x = <div>;
+function f() {
+}

@@ -1,0 +1,3 @@
+function f(a: number {
+  return a;
+}
