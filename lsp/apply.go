@@ -199,6 +199,8 @@ func (k sink) workspaceEdit(cs documents.ChangeSet, caps clientCaps) workspaceEd
 			uri := fileURI(fc.Path)
 			we.DocumentChanges = append(we.DocumentChanges, resourceOp{Kind: "create", URI: uri, Options: map[string]bool{"overwrite": false, "ignoreIfExists": false}, AnnotationID: ann})
 			if fc.New.Raw() != "" {
+				// An insert at 0:0: a range past the empty file's only
+				// line would be out of bounds for a strict client.
 				tde := textDocumentEdit{Edits: []textEdit{{NewText: fc.New.Raw(), AnnotationID: ann}}}
 				tde.TextDocument.URI = uri
 				we.DocumentChanges = append(we.DocumentChanges, tde)
@@ -274,7 +276,16 @@ func (k sink) await(ctx context.Context, path string, old *hashline.Text, hunks 
 	for {
 		if cur, ok := k.current(path); ok && (!seen || withBOM(cur, want) != last) {
 			last, lastAt, seen = withBOM(cur, want), time.Now(), true
-			landed = last == want || last != before && (hunks == nil || hashline.Landed(old, hunks, hashline.NewText(last)))
+			switch {
+			case last == want:
+				landed = true
+			case old == nil:
+				// A new file an editor shows before its text arrives is
+				// empty, or one empty line.
+				landed = strings.Trim(last, "\r\n") != ""
+			default:
+				landed = last != before && (hunks == nil || hashline.Landed(old, hunks, hashline.NewText(last)))
+			}
 		}
 		changed := seen && landed
 		if changed && (last == want || time.Since(lastAt) >= settle) {
@@ -285,8 +296,12 @@ func (k sink) await(ctx context.Context, path string, old *hashline.Text, hunks 
 			if changed {
 				return hashline.NewText(last), nil
 			}
-			return nil, &hashline.Error{Code: hashline.CodeToolFailed, Details: hashline.Details{LiveTag: string(hashline.TagOf(last))},
+			e := &hashline.Error{Code: hashline.CodeToolFailed, Details: hashline.Details{LiveTag: string(hashline.TagOf(last))},
 				Message: fmt.Sprintf("the editor answered that it applied the edit, but %s did not change within %s (an editor skips an edit made against a stale buffer version): nothing was recorded as written; read the file again and retry", path, k.s.landTimeout())}
+			if seen && last != before {
+				e.Message = fmt.Sprintf("the editor answered that it applied the edit, and %s changed, but not as the edit intended (the editor may have placed it at other lines, or the change is the user's): nothing was recorded as written; read the file, undo in the editor whatever is wrong, and retry", path)
+			}
+			return nil, e
 		}
 		if changed {
 			wait = min(wait, settle-time.Since(lastAt))

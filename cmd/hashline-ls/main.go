@@ -34,6 +34,7 @@ import (
 	"hashline-ls/commands"
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
+	"hashline-ls/hashline/blocks"
 	"hashline-ls/lsp"
 	"hashline-ls/workspace"
 )
@@ -219,7 +220,7 @@ func diskServer() (*commands.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}, Stateless: true}, nil
+	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}, Blocks: blocks.New(), Stateless: true}, nil
 }
 
 type cli struct {

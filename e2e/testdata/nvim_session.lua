@@ -70,14 +70,17 @@ report(lines() == 'def greet(name):\n    return f"hi {name}"\n\nprint(greet("x")
 report(vim.api.nvim_buf_get_option(buf, "modified"), "edit left the buffer modified, not saved", nil)
 local tag2 = e and e.tag
 
--- 3. the user changes the buffer: line 1 gets a comment above it.
+-- 3. the user changes the buffer: a comment above line 1, and line 2 (the
+-- line the next edit is anchored on) gets a different greeting.
 vim.api.nvim_buf_set_lines(buf, 0, 0, false, { "# greeting helpers" })
+vim.api.nvim_buf_set_lines(buf, 2, 3, false, { '    return f"hey {name}"' })
 
--- 4. a stale edit anchored on a line fails with the live tag and the lines.
+-- 4. a stale edit anchored on the changed line fails with the live tag and
+-- the lines as they are now, the changed ones marked >>>.
 local s = execute("hashline.edit", { path = "greet.py", tag = tag2, ops = "PUT 2.=2:\n+    return 'stale'" })
 local live = s and s.error and s.error.details and s.error.details.liveTag
 report(s and s.ok == false and s.error.code == "EDIT_TAG_MISMATCH" and live and live ~= tag2, "stale edit refused with live tag", s)
-report(s and s.error and s.error.details.content and s.error.details.content:find("1:# greeting helpers", 1, true), "refusal shows live lines", s)
+report(s and s.error and s.error.details.content and s.error.details.content:find(">>>3:    return f\"hey {name}\"", 1, true), "refusal shows the changed line", s)
 report(lines():find("return 'stale'", 1, true) == nil, "stale edit wrote nothing", lines())
 
 -- 5. an edit with the fresh tag, against the shown line numbers, lands.

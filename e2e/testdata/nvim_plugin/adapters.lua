@@ -1,0 +1,146 @@
+-- Unit tests of the tool adapters (codecompanion.nvim, avante.nvim) against
+-- the live describe, and of the help file's tags. Neither AI plugin is
+-- installed: the adapters return plain tables, and their functions are
+-- called here the way those plugins call them.
+local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
+local env, check, wait = T.env, T.check, T.wait
+
+T.run(function()
+  local hl = require("hashline")
+  hl.setup({ cmd = { env.bin, "--stdio", "--log-file", env.log, "--log-level", "debug" } })
+  vim.cmd("edit greet.py")
+
+  local d = hl.describe_sync()
+  check(d and d.ok and type(d.tools) == "table" and #d.tools >= 4, "describe lists the tools", d)
+  if not (d and d.ok) then
+    return
+  end
+
+  -- codecompanion: one tool per describe tool, keyed by name.
+  local cc = require("hashline.adapters.codecompanion")
+  local tools = cc.tools({ describe = d })
+  check(vim.tbl_count(tools) == #d.tools, "codecompanion: one tool per describe tool", vim.tbl_keys(tools))
+  for _, def in ipairs(d.tools) do
+    local t = tools[def.name]
+    local fn = t and t.callback and t.callback.schema and t.callback.schema["function"]
+    check(t and t.description == def.description and t.callback.name == def.name and type(t.callback.cmds[1]) == "function",
+      "codecompanion: " .. def.name .. " has its name, description and a function", t)
+    check(fn and t.callback.schema.type == "function" and fn.name == def.name and fn.description == def.description
+      and vim.deep_equal(fn.parameters, def.inputSchema), "codecompanion: " .. def.name .. " has its parameters schema", fn)
+  end
+  check(tools.hashline_edit and tools.hashline_edit.callback.system_prompt == d.guidance, "codecompanion: the edit tool carries the guide", nil)
+  check(tools.hashline_edit and tools.hashline_edit.opts.requires_approval == false, "codecompanion: no approval unless asked", nil)
+  local ask = cc.tools({ describe = d, requires_approval = { hashline_edit = true } })
+  check(ask.hashline_edit.opts.requires_approval == true and ask.hashline_read.opts.requires_approval == false, "codecompanion: approval per tool", nil)
+  local group = cc.group({ describe = d })
+  check(#group.tools == #d.tools, "codecompanion: a group of every tool", group)
+
+  -- Running a codecompanion tool the way its runner does:
+  -- cmds[1](tools, args, input, output_handler), then output.success or
+  -- output.error with the chat.
+  local read_tool = tools.hashline_read.callback
+  local out
+  local ret = read_tool.cmds[1]({}, { path = "greet.py" }, nil, function(o)
+    out = o
+  end)
+  wait(5000, function()
+    return out ~= nil
+  end)
+  check(ret == nil and out and out.status == "success" and out.data:match("^%[greet%.py#%x%x%x%x%]\n1:def greet"),
+    "codecompanion: the read tool answers through output_handler", out)
+  local bad
+  read_tool.cmds[1]({}, { path = "no-such-file.txt" }, nil, function(o)
+    bad = o
+  end)
+  wait(5000, function()
+    return bad ~= nil
+  end)
+  check(bad and bad.status == "error" and bad.data:match("^[A-Z_]+: "), "codecompanion: a failure is an error with its code", bad)
+  local sync = read_tool.cmds[1]({}, { path = "greet.py" }, nil, nil)
+  check(sync and sync.status == "success" and sync.data == out.data, "codecompanion: without output_handler the result is returned", sync)
+
+  local said = {}
+  local chat = {
+    add_tool_output = function(_, tool, text)
+      table.insert(said, { tool = tool.name, text = text })
+    end,
+  }
+  read_tool.output.success(read_tool, { chat = chat }, {}, { out.data })
+  read_tool.output.success(read_tool, { out.data }, { tools = { chat = chat }, cmd = {} })
+  read_tool.output.error(read_tool, { chat = chat }, {}, { bad.data })
+  read_tool.output.error(read_tool, { bad.data }, { tools = { chat = chat }, cmd = {} })
+  check(#said == 4 and said[1].text == out.data and said[2].text == out.data and said[3].text == bad.data and said[4].text == bad.data
+    and said[1].tool == "hashline_read",
+    "codecompanion: output goes to the chat, in either calling style", said)
+
+  -- avante: a list, one tool per describe tool.
+  local av = require("hashline.adapters.avante")
+  local list = av.tools({ describe = d })
+  check(#list == #d.tools, "avante: one tool per describe tool", #list)
+  for i, def in ipairs(d.tools) do
+    local t = list[i]
+    check(t and t.name == def.name and type(t.description) == "string" and t.description:sub(1, #def.description) == def.description
+      and type(t.func) == "function" and type(t.returns) == "table",
+      "avante: " .. def.name .. " has its name, description, returns and func", t and t.name)
+    local required = {}
+    for _, r in ipairs(def.inputSchema.required or {}) do
+      required[r] = true
+    end
+    local fields_ok = t and t.param and t.param.type == "table" and #t.param.fields == vim.tbl_count(def.inputSchema.properties)
+    for _, f in ipairs(t and t.param and t.param.fields or {}) do
+      local prop = def.inputSchema.properties[f.name]
+      fields_ok = fields_ok and prop ~= nil and f.type == prop.type and f.optional == not required[f.name]
+        and type(f.description) == "string" and f.description:sub(1, #(prop.description or "")) == (prop.description or "")
+    end
+    check(fields_ok, "avante: " .. def.name .. " has one field per parameter, with type and optional", t and t.param)
+  end
+  local edit_tool
+  for _, t in ipairs(list) do
+    if t.name == "hashline_edit" then
+      edit_tool = t
+    end
+  end
+  check(edit_tool and edit_tool.description:find(d.guidance, 1, true), "avante: the edit tool carries the guide", nil)
+
+  -- Running an avante tool in each calling style.
+  local avread = list[1]
+  local got
+  avread.func({ path = "greet.py" }, { on_log = function() end, on_complete = function(res, e)
+    got = { res = res, err = e }
+  end })
+  wait(5000, function()
+    return got ~= nil
+  end)
+  check(got and got.err == nil and got.res == out.data, "avante: func(params, {on_complete}) answers", got)
+  got = nil
+  avread.func({ path = "no-such-file.txt" }, function() end, function(res, e)
+    got = { res = res, err = e }
+  end)
+  wait(5000, function()
+    return got ~= nil
+  end)
+  check(got and got.res == nil and type(got.err) == "string" and got.err:match("^[A-Z_]+: "), "avante: func(params, on_log, on_complete) reports a failure", got)
+  local res, e = avread.func({ path = "greet.py" })
+  check(res == out.data and e == nil, "avante: func(params) answers synchronously", { res, e })
+
+  -- The adapters fetch describe themselves when not given one.
+  check(vim.tbl_count(cc.tools()) == #d.tools and #av.tools() == #d.tools, "the adapters ask describe themselves", nil)
+
+  -- The help file parses: :helptags on a copy (the plugin's own folder is
+  -- left alone), then :help finds each tag.
+  local docdir = env.tmp .. "/helpdoc/doc"
+  vim.fn.mkdir(docdir, "p")
+  vim.fn.writefile(vim.fn.readfile(env.plugin .. "/doc/hashline.txt"), docdir .. "/hashline.txt")
+  local ok, herr = pcall(vim.cmd, "helptags " .. vim.fn.fnameescape(docdir))
+  check(ok, ":helptags accepts doc/hashline.txt", herr)
+  local tags = {}
+  for _, l in ipairs(vim.fn.readfile(docdir .. "/tags")) do
+    tags[l:match("^[^\t]+")] = true
+  end
+  vim.opt.runtimepath:append(env.tmp .. "/helpdoc")
+  for _, tag in ipairs({ "hashline.txt", "hashline", "hashline-setup", "hashline-install", "hashline-api", ":HashlineRead", ":HashlineEdit",
+    ":HashlineApply", ":HashlineInfo", "hashline-health", "hashline-codecompanion", "hashline-avante" }) do
+    local found = pcall(vim.cmd, "help " .. tag)
+    check(tags[tag] and found and vim.fn.expand("%:t") == "hashline.txt", "help tag " .. tag, tags[tag])
+  end
+end)

@@ -1,0 +1,4 @@
+def greet(name):
+    return f"hello {name}"
+
+print(greet("x"))

@@ -1,0 +1,100 @@
+-- hashline tools for avante.nvim, built from `describe`. This module never
+-- requires avante: it returns plain tables in the shape avante documents for
+-- custom_tools, to be put in its config:
+--
+--   require("avante").setup({
+--     custom_tools = function() return require("hashline.adapters.avante").tools() end,
+--   })
+--
+-- Each tool is { name, description, param = { type = "table", fields =
+-- { { name, description, type, optional } } }, returns, func }. avante has
+-- called func as (params, on_log, on_complete) and as (params, { on_log,
+-- on_complete }); both work. See :help hashline-avante.
+local M = {}
+
+-- avante's field types are JSON Schema's; a list of allowed values has no
+-- field of its own there, so it goes into the description.
+local function field(name, prop, required)
+  local desc = prop.description or ""
+  if type(prop.enum) == "table" then
+    local vals = {}
+    for _, v in ipairs(prop.enum) do
+      table.insert(vals, tostring(v))
+    end
+    desc = desc .. " One of: " .. table.concat(vals, ", ") .. "."
+  end
+  return { name = name, description = desc, type = prop.type or "string", optional = not required }
+end
+
+--- The param of a tool: one field per property of its input schema, the
+--- required ones first, each group in name order (a JSON object has none).
+function M.param(schema)
+  local required = {}
+  for _, r in ipairs(type(schema.required) == "table" and schema.required or {}) do
+    required[r] = true
+  end
+  local names = vim.tbl_keys(type(schema.properties) == "table" and schema.properties or {})
+  table.sort(names, function(a, b)
+    if (required[a] or false) ~= (required[b] or false) then
+      return required[a] == true
+    end
+    return a < b
+  end)
+  local fields = {}
+  for _, n in ipairs(names) do
+    table.insert(fields, field(n, schema.properties[n], required[n] == true))
+  end
+  return { type = "table", fields = fields }
+end
+
+--- One avante tool for one describe tool.
+function M.tool(def, describe, opts)
+  opts = opts or {}
+  local hl = require("hashline")
+  local description = def.description
+  -- The edit language needs its guide, and avante has no per-tool system
+  -- prompt: it goes into the edit tool's description.
+  if def.command == "hashline.edit" and describe and type(describe.guidance) == "string" then
+    description = description .. "\n\n" .. describe.guidance
+  end
+  return {
+    name = def.name,
+    description = description,
+    param = M.param(def.inputSchema or {}),
+    returns = {
+      { name = "result", description = "The rendered result: numbered lines under [path#TAG], or the edit's header and diff", type = "string" },
+      { name = "error", description = "CODE: message, and the live lines to retry with", type = "string", optional = true },
+    },
+    func = function(params, a, b)
+      local on_complete = type(a) == "table" and a.on_complete or b
+      local function answer(res, err)
+        if res ~= nil and err == nil and res.ok ~= false then
+          return hl.render(res), nil
+        end
+        return nil, hl.render(res, err)
+      end
+      if type(on_complete) == "function" then
+        hl.execute(def.command, params or {}, function(res, err)
+          on_complete(answer(res, err))
+        end)
+        return nil, nil
+      end
+      return answer(hl.execute_sync(def.command, params or {}, opts.timeout_ms))
+    end,
+  }
+end
+
+--- The tools, as a list for avante's custom_tools. opts.describe: a
+--- describe result to build from (default: asked of the server, or of the
+--- binary).
+function M.tools(opts)
+  opts = opts or {}
+  local describe = opts.describe or require("hashline").tool_definitions()
+  local out = {}
+  for _, def in ipairs(describe.tools) do
+    table.insert(out, M.tool(def, describe, opts))
+  end
+  return out
+end
+
+return M

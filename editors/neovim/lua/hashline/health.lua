@@ -1,0 +1,87 @@
+-- :checkhealth hashline: the binary and its version, the server attached to
+-- the current buffer, the position encoding both sides use.
+local M = {}
+
+-- The health API moved: Neovim 0.7 has require("health").report_*, 0.8 has
+-- vim.health.report_*, 0.9 and later vim.health.start/ok/warn/error/info.
+local function reporter()
+  local vh = vim.health
+  if vh and vh.start then
+    return { start = vh.start, ok = vh.ok, warn = vh.warn, error = vh.error, info = vh.info }
+  end
+  if vh and vh.report_start then
+    return { start = vh.report_start, ok = vh.report_ok, warn = vh.report_warn, error = vh.report_error, info = vh.report_info }
+  end
+  local old = require("health")
+  return { start = old.report_start, ok = old.report_ok, warn = old.report_warn, error = old.report_error, info = old.report_info }
+end
+
+function M.check()
+  local h = reporter()
+  local hl = require("hashline")
+  local v = vim.version()
+  h.start("hashline")
+
+  h.ok(string.format("Neovim %d.%d.%d", v.major, v.minor, v.patch))
+  if not hl._state.setup then
+    h.warn('require("hashline").setup() was not called: nothing starts the server', { "Call it from your init.lua; see :help hashline-setup" })
+  end
+
+  local info = hl.info()
+  local exe = type(info.cmd) == "table" and info.cmd[1] or tostring(info.cmd)
+  if not info.binary then
+    h.error(string.format("%s is not executable", tostring(exe)), {
+      "Install it: go install ./cmd/hashline-ls from the hashline-ls repository (make install)",
+      'Or name it: require("hashline").setup{ cmd = { "/path/to/hashline-ls", "--stdio" } }',
+    })
+    return
+  end
+  if info.binary_version then
+    h.ok(string.format("binary: %s (%s)", info.binary, info.binary_version))
+  else
+    h.error(string.format("binary: %s does not answer `%s version`", info.binary, exe))
+  end
+
+  if info.status ~= "running" then
+    if hl._state.setup and hl.current_file_buffer() then
+      h.error("server: " .. info.status, { "Look at :LspLog and the server's --log-file" })
+    else
+      h.warn("server: " .. info.status .. " (it starts with the first file buffer or API call)")
+    end
+    return
+  end
+  h.ok(string.format("server: running as client %d, root %s", info.client_id, info.root))
+  if info.version then
+    local line = string.format("server version: %s %s", info.server_name or "hashline-ls", info.version)
+    if info.binary_version and not info.binary_version:find(info.version, 1, true) then
+      h.warn(line .. ", but the binary says " .. info.binary_version, { "Restart Neovim to run the installed binary" })
+    else
+      h.ok(line)
+    end
+  end
+
+  local buf = hl.current_file_buffer()
+  if not buf then
+    h.info("no file buffer to check the attachment of")
+  elseif hl.is_attached(buf) then
+    h.ok(string.format("attached to the current buffer %d (%s)", buf, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":~:.")))
+  else
+    h.error(string.format("not attached to the current buffer %d (%s)", buf, vim.api.nvim_buf_get_name(buf)), {
+      "Edits to it would not reach the server: run :lua require('hashline').attach()",
+    })
+  end
+
+  -- The server counts positions in the encoding it announced; the client
+  -- must count in the same one, or every range after a non-ASCII
+  -- character lands in the wrong place.
+  local server_enc = info.position_encoding or "utf-16"
+  if info.client_encoding == nil then
+    h.warn("position encoding: the client does not say which it uses; the server uses " .. server_enc)
+  elseif info.client_encoding == server_enc then
+    h.ok("position encoding: " .. server_enc .. " on both sides")
+  else
+    h.error(string.format("position encoding: the server uses %s, the client %s", server_enc, info.client_encoding))
+  end
+end
+
+return M
