@@ -110,6 +110,67 @@ func BenchmarkEdit(b *testing.B) {
 	}
 }
 
+// BenchmarkRecover is branch C on the benchmark file: read whole, then 1%
+// of its lines changed behind the session's back (inserted, deleted or
+// rewritten, at scattered places away from the anchor, some above it so
+// the anchor moves), and a one-line replacement sent with the old tag.
+// What is timed is Session.Plan: diff, proof, replay.
+func BenchmarkRecover(b *testing.B) {
+	raw := benchText()
+	read := NewText(raw)
+	s := NewSession()
+	s.Read("bench.go", "bench.go", read, 1, read.Len())
+	lines := strings.SplitAfter(raw, "\n")
+	lines = lines[:len(lines)-1]
+	// The anchor: a line of its own near the middle.
+	anchor := benchLines / 2
+	for !strings.HasPrefix(lines[anchor-1], "func handle") {
+		anchor++
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var drifted []string
+	changed := 0
+	for i, l := range lines {
+		n := i + 1
+		// About one line in a hundred, never within 20 lines of the anchor.
+		if n < anchor-20 || n > anchor+20 {
+			if r.IntN(100) == 0 {
+				changed++
+				switch r.IntN(3) {
+				case 0:
+					drifted = append(drifted, fmt.Sprintf("\tinserted(%d)\n", n), l)
+				case 1:
+				default:
+					drifted = append(drifted, fmt.Sprintf("\trewritten(%d)\n", n))
+				}
+				continue
+			}
+		}
+		drifted = append(drifted, l)
+	}
+	live := NewText(strings.Join(drifted, ""))
+	req := EditRequest{Path: "bench.go", Display: "bench.go", Tag: string(read.Tag()),
+		Ops: fmt.Sprintf("PUT %d.=%d:\n+func handleRecovered(ctx context.Context) error {", anchor, anchor)}
+	p, err := s.Plan(req, live)
+	if err != nil {
+		b.Fatalf("the edit was not recovered: %v", err)
+	}
+	remapped := false
+	for _, w := range p.Warnings {
+		remapped = remapped || w.Kind == WarnRecovered && strings.HasPrefix(w.Message, "line remap: ")
+	}
+	if !remapped || p.New.Len() != live.Len() || changed < benchLines/200 || changed > benchLines/50 {
+		b.Fatalf("setup: %d lines changed, warnings %+v", changed, p.Warnings)
+	}
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Plan(req, live); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestBenchTextShape(t *testing.T) {
 	raw := benchText()
 	tx := NewText(raw)

@@ -112,32 +112,41 @@ func (g *gate) run() (*Plan, error) {
 			return g.direct(snap)
 		}
 		// The live text is not what the tag named when it was read: treat
-		// it as drift, which branch C may still place safely.
-		p, why, lines := g.recoverDrift(versions)
-		if p != nil {
-			return p, nil
+		// it as drift, which branch B or C may still place safely.
+		if g.positionStable() {
+			return g.stable()
+		}
+		p, why, lines, err := g.recoverDrift(versions)
+		if p != nil || err != nil {
+			return p, err
 		}
 		return nil, g.reject(why, lines, true)
 	}
 	if g.positionStable() {
-		p, err := g.build(live, nil)
-		if err != nil {
-			return nil, err
-		}
-		p.Warnings = append(p.Warnings, Warning{Kind: WarnDrift, Message: fmt.Sprintf(
-			"%s changed since tag %s (it is %s now); the ops touch only the head or end of the file, so they were applied to the current text",
-			g.req.Display, g.tag, live.Tag())})
-		return p, nil
+		return g.stable()
 	}
 	versions := g.s.store.Lookup(g.req.Path, g.tag)
 	if len(versions) == 0 {
 		return nil, g.unknown()
 	}
-	p, why, lines := g.recoverDrift(versions)
-	if p != nil {
-		return p, nil
+	p, why, lines, err := g.recoverDrift(versions)
+	if p != nil || err != nil {
+		return p, err
 	}
 	return nil, g.reject(why, lines, false)
+}
+
+// stable is branch B: every op sits at the head or the end of the file,
+// which no drift moves.
+func (g *gate) stable() (*Plan, error) {
+	p, err := g.build(g.live, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.Warnings = append(p.Warnings, Warning{Kind: WarnDrift, Message: fmt.Sprintf(
+		"%s changed since tag %s (it is %s now); the ops touch only the head or end of the file, so they were applied to the current text",
+		g.req.Display, g.tag, g.live.Tag())})
+	return p, nil
 }
 
 // direct is branch A: the live text is the text the tag names.
@@ -276,15 +285,16 @@ func (g *gate) opLines() []int {
 
 // around renders the live lines near each anchor and records them as
 // shown, so one honest retry needs no extra read. With a line map from the
-// tagged snapshot, each anchor is looked up where it moved to, and rows that
-// changed since the snapshot are marked >>>.
+// tagged snapshot, each anchor is looked up where it moved to (or, when it
+// changed, where it would be), and rows that changed since the snapshot
+// are marked >>>.
 func (g *gate) around(lines *lineMap) (string, []int) {
 	live := g.live
 	var set LineSet
 	for _, a := range g.opLines() {
 		at := a
-		if lines != nil && a < len(lines.at) && lines.at[a] != 0 {
-			at = lines.at[a]
+		if lines != nil {
+			at = lines.where(a)
 		}
 		set.AddRange(max(1, at-DriftContextLines), min(live.Len(), at+DriftContextLines))
 	}

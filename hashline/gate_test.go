@@ -195,35 +195,48 @@ func TestBranchBPositionStable(t *testing.T) {
 			}
 		})
 	}
-	// One anchored op takes the call out of branch B.
+	// One anchored op takes the call out of branch B, to recovery, which
+	// refuses it here: the line it names is the one that changed.
 	f := readFixture(t, "f.txt", old)
 	f.change(now)
 	_, err := f.s.Plan(f.req(string(oldTag), "PUT >$:\n+e\nPUT 2.=2:\n+x"), f.live)
 	wantCode(t, err, hashline.CodeTagMismatch)
-	// An anonymous paste at the end needs a CUT, which is anchored.
-	_, err = f.s.Plan(f.req(string(oldTag), "CUT 1.=1\nPUT >$"), f.live)
-	wantCode(t, err, hashline.CodeTagMismatch)
+	// An anonymous paste at the end needs a CUT, which is anchored: it is
+	// recovered (line 1 is unchanged, unique, and still at the head), not
+	// applied as branch B.
+	f = readFixture(t, "f.txt", old)
+	f.change(now)
+	p, err := f.s.Plan(f.req(string(oldTag), "CUT 1.=1\nPUT >$"), f.live)
+	if err != nil {
+		t.Fatalf("CUT 1.=1 and PUT >$ on a stale tag: %v", err)
+	}
+	external := fmt.Sprintf("external change: f.txt changed outside this session since your read (tag %s, now %s); the lines you edit were unchanged, so the edit was applied to the current text", oldTag, nowTag)
+	if p.New.Raw() != "B changed\nc\nd\na\n" || len(p.Warnings) != 1 || p.Warnings[0] != (hashline.Warning{Kind: hashline.WarnRecovered, Message: external}) {
+		t.Fatalf("new text %q warnings %+v, want %q and one warning %q", p.New.Raw(), p.Warnings, "B changed\nc\nd\na\n", external)
+	}
 }
 
 func TestBranchDReject(t *testing.T) {
 	t.Parallel()
+	// The anchor line itself changed: no recovery may place the edit.
 	old := numberedFile(12)
 	f := readFixture(t, "f.txt", old)
 	oldTag := f.live.Tag()
-	now := strings.Replace(old, "line 2\n", "line two\n", 1)
+	now := strings.Replace(old, "line 8\n", "line eight\n", 1)
 	f.change(now)
 	liveTag := f.live.Tag()
 	ops := "PUT 8.=8:\n+eight\nPUT >11:\n+x"
 	_, err := f.s.Plan(f.req(string(oldTag), ops), f.live)
 	he := wantCode(t, err, hashline.CodeTagMismatch)
-	want := fmt.Sprintf("f.txt changed since your read: tag %s no longer matches (the file's tag is %s now); the lines around your anchors as they are now are below (lines 6-12) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", oldTag, liveTag, liveTag)
+	want := fmt.Sprintf("f.txt changed since your read: tag %s no longer matches (the file's tag is %s now), and the edit could not be placed safely: line 8 (\"line 8\") changed or was removed since your read. The lines around your anchors as they are now are below (lines 6-12, rows marked >>> changed since your read) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", oldTag, liveTag, liveTag)
 	if he.Message != want {
 		t.Fatalf("message =\n%s\nwant\n%s", he.Message, want)
 	}
 	if he.Details.LiveTag != string(liveTag) || !reflect.DeepEqual(he.Details.Lines, []int{8, 11}) {
 		t.Fatalf("LiveTag %s Lines %v, want %s [8 11]", he.Details.LiveTag, he.Details.Lines, liveTag)
 	}
-	if wantContent := rowsOf(f.live, "f.txt", 6, 12); he.Details.Content != wantContent {
+	wantContent := strings.Replace(rowsOf(f.live, "f.txt", 6, 12), "\n8:", "\n>>>8:", 1)
+	if he.Details.Content != wantContent {
 		t.Fatalf("content =\n%s\nwant\n%s", he.Details.Content, wantContent)
 	}
 	if !he.Code.Retriable() {
@@ -235,7 +248,7 @@ func TestBranchDReject(t *testing.T) {
 	if err != nil {
 		t.Fatalf("retry with the live tag: %v", err)
 	}
-	if p.New.Line(8) != "eight" || p.New.Line(2) != "line two" || p.New.Line(12) != "x" {
+	if p.New.Line(8) != "eight" || p.New.Line(2) != "line 2" || p.New.Line(12) != "x" {
 		t.Fatalf("retry produced %q", p.New.Raw())
 	}
 	// Lines the error did not show are not seen under the live tag.
@@ -289,15 +302,17 @@ func TestTagCollisionIsNotUnchanged(t *testing.T) {
 	if f.live.Tag() != tag {
 		t.Fatal("fixture: the texts do not collide")
 	}
+	// The match goes to recovery (branch C), which refuses: the one line
+	// the op names is the line that differs.
 	req := f.req(string(tag), "PUT 1.=1:\n+y")
 	_, err := f.s.Plan(req, f.live)
 	he := wantCode(t, err, hashline.CodeTagMismatch)
-	want := fmt.Sprintf("f.txt changed since your read: its tag is still %s, but the text is not the text you read under that tag; the lines around your anchors as they are now are below (lines 1) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", tag, tag)
+	want := fmt.Sprintf("f.txt changed since your read: its tag is still %s, but the text is not the text you read under that tag, and the edit could not be placed safely: line 1 (%q) changed or was removed since your read. The lines around your anchors as they are now are below (lines 1, rows marked >>> changed since your read) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", tag, strings.TrimSuffix(a, "\n"), tag)
 	if he.Message != want {
 		t.Fatalf("message =\n%s\nwant\n%s", he.Message, want)
 	}
-	if he.Details.LiveTag != string(tag) || he.Details.Content != rowsOf(f.live, "f.txt", 1, 1) {
-		t.Fatalf("details %+v", he.Details)
+	if wantContent := hashline.Header("f.txt", tag) + "\n>>>1:" + strings.TrimSuffix(b, "\n") + "\n"; he.Details.LiveTag != string(tag) || he.Details.Content != wantContent {
+		t.Fatalf("details %+v, want content %q", he.Details, wantContent)
 	}
 	// Once the live text has been shown, the same tag names it too, and
 	// the retry applies to what was shown.

@@ -890,6 +890,11 @@ func runPropCase(t testing.TB, seed uint64, stats map[string]int) {
 	s.Read(propPath, propPath, live, 1, live.Len())
 	session := map[string][]string{}
 	var older []Tag
+	// past[k] holds the lines of the text tagged older[k], and toLive[k]
+	// where each of them is in the live text now (0: gone), as the model
+	// moved them through every write since.
+	var past [][]string
+	var toLive [][]int
 	steps := 1 + r.IntN(3)
 	for step := 1; step <= steps; step++ {
 		_, ol := splitRaw(live.Raw())
@@ -906,8 +911,35 @@ func runPropCase(t testing.TB, seed uint64, stats map[string]int) {
 			before := stateOf(s)
 			p, err := s.Plan(request(d.tag, d.ops), live)
 			var he *Error
+			// A stale tag may be recovered (§10), and then only to exactly
+			// what the ops do at the lines they named, where those are now.
+			var want mresult
+			verdict := ""
+			history := ""
+			if d.name == "stale tag" {
+				k := slices.Index(older, Tag(d.tag))
+				want, verdict = staleOracle(past[k], orig, toLive[k], ops, session)
+				history = fmt.Sprintf("\nthe text tagged %s: %q\nwhere its lines are now: %v", d.tag, past[k], toLive[k][1:])
+				c.stats["stale tag: "+verdict]++
+			}
 			switch {
-			case err == nil && d.name == "unknown tag" || err == nil && d.name == "stale tag":
+			case err == nil && verdict == "refuse":
+				c.fail(step, live.Raw(), d.tag, d.ops, "%s: planned %q, but the lines the ops name did not all survive at one offset%s", d.name, p.New.Raw(), history)
+			case err == nil && verdict == "recover":
+				if err := checkPlan(p, live, want); err != nil {
+					c.fail(step, live.Raw(), d.tag, d.ops, "%s: recovered wrongly: %v%s", d.name, err, history)
+				}
+				c.stats["stale tag recovered"]++
+			case err == nil && verdict == "unjudged":
+				// The text is the only evidence left; the edit must still be
+				// the ops at one offset where every line they name reads as
+				// it did.
+				k := slices.Index(older, Tag(d.tag))
+				if !atSomeOffset(p, live, past[k], orig, ops, session) {
+					c.fail(step, live.Raw(), d.tag, d.ops, "%s: planned %q, which is the ops at no offset where their lines read as they did%s", d.name, p.New.Raw(), history)
+				}
+				c.stats["stale tag recovered (unjudged)"]++
+			case err == nil && d.name == "unknown tag":
 				c.fail(step, live.Raw(), d.tag, d.ops, "%s: planned %q", d.name, p.New.Raw())
 			case err == nil:
 				c.fail(step, live.Raw(), d.tag, d.ops, "%s: want %s, planned %q", d.name, d.code, p.New.Raw())
@@ -988,9 +1020,102 @@ func runPropCase(t testing.TB, seed uint64, stats map[string]int) {
 		for name, lines := range res.captures {
 			session[name] = lines
 		}
+		// A line the ops replace with its own text, at a hunk's edge, is
+		// one the write leaves alone, as apply does.
+		moved := make([]int, len(orig)+1)
+		for o, l := range res.out {
+			if l.orig >= 0 {
+				moved[l.orig+1] = o + 1
+			}
+		}
+		settle(orig, res.texts(), moved)
+		for _, m := range toLive {
+			for i, at := range m {
+				m[i] = moved[at]
+			}
+		}
 		older = append(older, tag)
+		past = append(past, orig)
+		toLive = append(toLive, moved)
 		live = p.New
 	}
+}
+
+// staleOracle is what ops written against then (an older text) must do to
+// now, the live text, where pos says where each line of then went. When
+// every line the ops consume or anchor on is still there, unchanged and
+// moved by one offset, the verdict is "recover" and the result is that of
+// the ops at those lines, with the head and the end staying the head and
+// the end. Otherwise, or when that changes nothing, it is "refuse". When
+// the writes since then are a longer story than the shortest one the two
+// texts tell (lines moved among equal ones), the text is all a reader has
+// and the history cannot judge it: "unjudged".
+func staleOracle(then, now []string, pos []int, ops []mop, session map[string][]string) (mresult, string) {
+	if runModel(then, ops, session).code != "" {
+		return mresult{}, "refuse"
+	}
+	pos = slices.Clone(pos)
+	settle(then, now, pos)
+	var anchors []int
+	for _, o := range ops {
+		anchors = append(anchors, o.loc.claims()...)
+	}
+	if contentVerdict(then, now, pos, nil) == "cheaper" {
+		return mresult{}, "unjudged"
+	}
+	for _, a := range anchors {
+		if pos[a] == 0 || pos[a]-a != pos[anchors[0]]-anchors[0] {
+			return mresult{}, "refuse"
+		}
+	}
+	moved := slices.Clone(ops)
+	for i, o := range ops {
+		switch {
+		case o.loc.kind == 'r':
+			moved[i].loc = mloc{'r', pos[o.loc.n], pos[o.loc.m]}
+		case o.loc.kind == '>' || o.loc.kind == '<' && o.loc.n > 1:
+			moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
+		}
+	}
+	res := runModel(now, moved, session)
+	if res.code != "" || slices.Equal(res.texts(), now) {
+		return mresult{}, "refuse"
+	}
+	return res, "recover"
+}
+
+// atSomeOffset reports whether p is ops, written against then, applied to
+// now with every line number moved by one offset at which each line the ops
+// consume or anchor on reads in now as it did in then.
+func atSomeOffset(p *Plan, live *Text, then, now []string, ops []mop, session map[string][]string) bool {
+	var anchors []int
+	for _, o := range ops {
+		anchors = append(anchors, o.loc.claims()...)
+	}
+	for off := -len(then); off <= len(now); off++ {
+		pos := make([]int, len(then)+1)
+		fits := true
+		for _, a := range anchors {
+			fits = fits && a+off >= 1 && a+off <= len(now) && now[a+off-1] == then[a-1]
+			pos[a] = a + off
+		}
+		if !fits {
+			continue
+		}
+		moved := slices.Clone(ops)
+		for i, o := range ops {
+			switch {
+			case o.loc.kind == 'r':
+				moved[i].loc = mloc{'r', pos[o.loc.n], pos[o.loc.m]}
+			case o.loc.kind == '>' || o.loc.kind == '<' && o.loc.n > 1:
+				moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
+			}
+		}
+		if res := runModel(now, moved, session); res.code == "" && checkPlan(p, live, res) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // failShrunk drops ops one at a time while the set stays valid and the

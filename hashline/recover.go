@@ -2,6 +2,7 @@ package hashline
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -11,10 +12,18 @@ import (
 // text: old line i (1-based) is new line at[i], or 0 when it changed or
 // went. It comes from a line diff, so every pair it holds is two equal
 // lines; whether a pair is the right one among duplicates is what context
-// validation (§10 step 4) has to prove.
+// validation (§10 step 4) and the slide check have to prove.
 type lineMap struct {
 	at  []int // indexed by old line; at[0] unused
 	rev []int // indexed by new line: the old line, or 0
+	// oldID and newID name each line's text by a small number, equal
+	// numbers for equal text; index 0 is unused.
+	oldID, newID []int32
+	// unsure marks the old lines that another diff, just as short, would
+	// pair differently (see markSlides).
+	unsure []bool
+	// wide is set when forcedPairs met a window too large to search.
+	wide bool
 }
 
 // diffLines diffs old against new on whole lines. The diff itself is
@@ -22,32 +31,34 @@ type lineMap struct {
 // the lines are interned here rather than through its DiffLinesToRunes,
 // which costs more than the diff.
 func diffLines(old, new *Text) (*lineMap, bool) {
-	ids := make(map[string]rune, old.Len())
-	encode := func(t *Text) ([]rune, bool) {
+	ids := make(map[string]int32, old.Len())
+	encode := func(t *Text) ([]rune, []int32, bool) {
 		out := make([]rune, t.Len())
+		num := make([]int32, t.Len()+1)
 		for i := range out {
 			l := t.Line(i + 1)
 			id, ok := ids[l]
 			if !ok {
-				id = lineRune(len(ids))
-				if id > utf8.MaxRune {
-					return nil, false
-				}
+				id = int32(len(ids))
 				ids[l] = id
 			}
-			out[i] = id
+			r := lineRune(int(id))
+			if r > utf8.MaxRune {
+				return nil, nil, false
+			}
+			out[i], num[i+1] = r, id
 		}
-		return out, true
+		return out, num, true
 	}
-	a, ok := encode(old)
+	a, oldID, ok := encode(old)
 	if !ok {
 		return nil, false
 	}
-	b, ok := encode(new)
+	b, newID, ok := encode(new)
 	if !ok {
 		return nil, false
 	}
-	m := &lineMap{at: make([]int, len(a)+1), rev: make([]int, len(b)+1)}
+	m := &lineMap{at: make([]int, len(a)+1), rev: make([]int, len(b)+1), oldID: oldID, newID: newID}
 	i, j := 1, 1
 	for _, d := range diffmatchpatch.New().DiffMainRunes(a, b, false) {
 		n := utf8.RuneCountInString(d.Text)
@@ -63,7 +74,71 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 			j += n
 		}
 	}
+	m.markSlides()
 	return m, true
+}
+
+// markSlides marks the old lines whose pairing is a guess. Where a change
+// holds copies of the lines beside it, a diff of the same length can swap
+// them: one "}" added below a "}" is just as well added above it, a copied
+// block just as well sits before the original as after it, and a line
+// deleted from a run of equal lines may be any of them. Every unchanged
+// line such a swap can reach may belong to another copy, or to none, so no
+// anchor and no confirming neighbour may rest on it. Runs of equal lines
+// can be long; forcedPairs, which sees every kind of swap, only looks near
+// the anchors, so this walk along them is what covers the rest.
+func (m *lineMap) markSlides() {
+	m.unsure = make([]bool, len(m.at))
+	nOld, nNew := len(m.at)-1, len(m.rev)-1
+	i0, j0 := 0, 0
+	for i := 1; i <= nOld+1; i++ {
+		j := nNew + 1
+		if i <= nOld {
+			if m.at[i] == 0 {
+				continue
+			}
+			j = m.at[i]
+		}
+		if i-i0 > 1 || j-j0 > 1 {
+			del, ins := m.oldID[i0+1:i], m.newID[j0+1:j]
+			m.walk(i, j, 1, del)
+			m.walk(i, j, 1, ins)
+			m.walk(i0, j0, -1, reversed(del))
+			m.walk(i0, j0, -1, reversed(ins))
+		}
+		i0, j0 = i, j
+	}
+}
+
+// walk marks the pairs from (i, j) on, in direction dir, that can trade
+// places with the changed lines pool (in the order the walk meets them).
+// The k-th pair can leave the diagonal only if the k-1 before it did, and
+// each takes a later line of the pool than the one before, the lines
+// already walked joining the pool's end; a greedy match decides that.
+func (m *lineMap) walk(i, j, dir int, pool []int32) {
+	if len(pool) == 0 {
+		return
+	}
+	pool = slices.Clip(pool)
+	p := 0
+	for ; i >= 1 && i < len(m.at) && m.at[i] == j; i, j = i+dir, j+dir {
+		id := m.oldID[i]
+		for p < len(pool) && pool[p] != id {
+			p++
+		}
+		if p == len(pool) {
+			return
+		}
+		p++
+		m.unsure[i] = true
+		pool = append(pool, id)
+	}
+}
+
+func reversed(ids []int32) []int32 {
+	out := slices.Clone(ids)
+	slices.Reverse(out)
+	return out
 }
 
 // lineRune turns a line's index into a rune that survives a round trip
@@ -74,6 +149,34 @@ func lineRune(i int) rune {
 		r += 0x800
 	}
 	return r
+}
+
+// where is the live line old line a is now or, when it changed or went,
+// where it would be: as far below the nearest unchanged line above as it
+// was, and above the nearest unchanged line below.
+func (m *lineMap) where(a int) int {
+	if a < 1 || a >= len(m.at) {
+		return a
+	}
+	if m.at[a] != 0 {
+		return m.at[a]
+	}
+	lo, hi, at := 0, len(m.rev), a
+	q := a + 1
+	for q < len(m.at) && m.at[q] == 0 {
+		q++
+	}
+	if q < len(m.at) {
+		hi, at = m.at[q], m.at[q]-(q-a)
+	}
+	p := a - 1
+	for p >= 1 && m.at[p] == 0 {
+		p--
+	}
+	if p >= 1 {
+		lo, at = m.at[p], m.at[p]+(a-p)
+	}
+	return max(lo+1, min(at, hi-1))
 }
 
 // changedSince reports whether live line n is not an unchanged line of the
@@ -87,46 +190,52 @@ type recovery struct {
 	live   *Text
 	lines  *lineMap
 	offset int
-	why    string // set when declined: what the model should know
+	forced map[int]bool // old lines whose pairing every shortest diff shares
+	why    string       // set when declined: what the model should know
 }
 
 // recoverDrift is branch C (§10): it proves that every anchor still maps to
 // one unchanged region of the live text, all by one offset, and replays the
 // ops there. It never edits the snapshot and writes that. When the tag names
 // several texts (a collision), all of them are tried and any disagreement
-// declines. The reason for declining is returned for the refusal's message.
-func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, string, *lineMap) {
+// declines. A decline returns its reason, for the refusal's message. Once
+// the anchors are proven, the tag is not what is wrong, so a register
+// failure of the clipboard pre-pass is returned as itself (§8.3).
+func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, string, *lineMap, error) {
 	var (
-		plan  *Plan
-		first *recovery
-		why   string
+		plan   *Plan
+		first  *recovery
+		why    string
+		opsErr error
 	)
 	for _, snap := range versions {
 		p, r, err := g.recoverFrom(snap)
 		if first == nil {
 			first = r
 		}
-		if err != nil || p == nil {
-			if r != nil && why == "" {
+		if err != nil && opsErr == nil {
+			opsErr = err
+		}
+		if p == nil {
+			if why == "" {
 				why = r.why
 			}
 			continue
 		}
 		if plan != nil && plan.New.Raw() != p.New.Raw() {
-			return nil, "the tag names two texts this session read, and the edit lands differently on each", nil
+			return nil, "the tag names two texts this session read, and the edit lands differently on each", nil, nil
 		}
 		if plan == nil {
 			plan = p
 		}
 	}
-	var lines *lineMap
-	if first != nil {
-		lines = first.lines
+	if plan != nil {
+		return plan, "", nil, nil
 	}
-	if plan == nil {
-		return nil, why, lines
+	if opsErr != nil {
+		return nil, "", nil, opsErr
 	}
-	return plan, "", lines
+	return nil, why, first.lines, nil
 }
 
 // recoverFrom attempts recovery from one snapshot. A nil plan with a
@@ -140,8 +249,10 @@ func (g *gate) recoverFrom(snap *Snapshot) (*Plan, *recovery, error) {
 	r.old = NewText(snap.Text)
 	prog, err := lower(r.old, g.req.Path, g.patch.Ops, g.req.Blocks)
 	if err != nil {
-		r.why = err.Error()
-		return nil, r, err
+		// Line numbers that do not fit the text the tag names are most
+		// likely numbers of a newer text: the stale tag is the mistake.
+		r.why = AsError(err).Message
+		return nil, r, nil
 	}
 	// The provenance gate guards branch A; a stale tag must not become a
 	// way around it, so an anchor the session was never shown declines.
@@ -201,66 +312,91 @@ func isHeadGap(prog *program, op int) bool {
 
 func isEndGap(prog *program, op int) bool { return prog.ops[op].Loc.Kind == LocEnd }
 
-// anchorsHold runs §10 steps 3 to 5: every anchor unchanged, proven by its
-// neighbours, and all of them moved by one offset.
+// anchorsHold runs §10 steps 3 to 5: every anchor unchanged and surely
+// paired, proven by its neighbours, and all of them moved by one offset.
 func (r *recovery) anchorsHold(prog *program) bool {
-	set := map[int]bool{}
-	var order []int
+	var set LineSet
 	for i := range prog.anchors {
 		for _, l := range prog.anchors[i] {
-			if !set[l] {
-				set[l] = true
-				order = append(order, l)
-			}
+			set.Add(l)
 		}
 	}
-	if len(order) == 0 {
+	if set.Len() == 0 {
 		r.why = "the ops name no line to trace"
 		return false
 	}
-	counts := lineCounts(r.old)
-	liveCounts := lineCounts(r.live)
 	first := true
-	for _, l := range order {
-		to := r.lines.at[l]
-		if to == 0 {
-			r.why = fmt.Sprintf("line %d (%q) changed or was removed since your read", l, clip(r.old.Line(l), 60))
-			return false
-		}
-		off := to - l
-		if first {
-			r.offset, first = off, false
-		} else if off != r.offset {
-			r.why = fmt.Sprintf("lines between your anchors were added or removed (line %d moved by %+d, another anchor by %+d), so the ops no longer fit one place", l, off, r.offset)
-			return false
-		}
-		// Context (§10 step 4): the nearest non-anchor line on each side
-		// must map at the same offset; the file's ends count as mapped.
-		above, below := l-1, l+1
-		for above >= 1 && set[above] {
-			above--
-		}
-		for below <= r.old.Len() && set[below] {
-			below++
-		}
-		upOK := r.neighbourAt(above, off)
-		downOK := r.neighbourAt(below, off)
-		text := r.old.Line(l)
-		unique := counts[text] == 1 && liveCounts[text] == 1
-		if unique && !upOK && !downOK || !unique && !(upOK && downOK) {
-			kind := "its neighbours"
-			if !unique {
-				kind = "both of its neighbours (its text appears more than once)"
+	for _, sp := range set.spans {
+		for l := sp.lo; l <= sp.hi; l++ {
+			to := r.lines.at[l]
+			if to == 0 {
+				r.why = fmt.Sprintf("line %d (%q) changed or was removed since your read", l, clip(r.old.Line(l), 60))
+				return false
 			}
-			r.why = fmt.Sprintf("the lines around line %d changed, and %s no longer confirm where it is", l, kind)
-			return false
+			if r.lines.unsure[l] {
+				r.why = fmt.Sprintf("line %d (%q) sits among repeated lines next to a change, so which copy of it you meant cannot be told", l, clip(r.old.Line(l), 60))
+				return false
+			}
+			off := to - l
+			if first {
+				r.offset, first = off, false
+			} else if off != r.offset {
+				r.why = fmt.Sprintf("lines between your anchors were added or removed (line %d moved by %+d, another anchor by %+d), so the ops no longer fit one place", l, off, r.offset)
+				return false
+			}
 		}
+	}
+	// A pairing the diff chose among equally good ones proves nothing:
+	// every anchor must sit where any shortest diff would put it.
+	check := map[int]bool{}
+	for _, sp := range set.spans {
+		for _, l := range []int{sp.lo - 1, sp.lo, sp.hi, sp.hi + 1} {
+			if l >= 1 && l <= r.old.Len() && r.lines.at[l] != 0 {
+				check[l] = true
+			}
+		}
+	}
+	r.forced = r.lines.forcedPairs(check)
+	for _, sp := range set.spans {
+		for _, l := range []int{sp.lo, sp.hi} {
+			switch {
+			case !r.forced[l] && r.lines.wide:
+				r.why = fmt.Sprintf("thousands of lines changed around line %d, too many to trace it through", l)
+				return false
+			case !r.forced[l]:
+				r.why = fmt.Sprintf("line %d (%q) could as well be another copy of its text nearby, so where it is now cannot be told", l, clip(r.old.Line(l), 60))
+				return false
+			}
+		}
+	}
+	// Context (§10 step 4), judged per run of adjacent anchors, whose
+	// nearest non-anchor lines are the ones just outside the run. A run
+	// whose text occurs once in each file can only be where it was paired,
+	// so one neighbour suffices; a repeated one needs both.
+	for _, sp := range set.spans {
+		upOK := r.neighbourAt(sp.lo-1, r.offset)
+		downOK := r.neighbourAt(sp.hi+1, r.offset)
+		unique := r.unique(sp.lo, sp.hi)
+		if unique && (upOK || downOK) || upOK && downOK {
+			continue
+		}
+		what := fmt.Sprintf("line %d", sp.lo)
+		if sp.hi > sp.lo {
+			what = fmt.Sprintf("lines %d-%d", sp.lo, sp.hi)
+		}
+		kind := "neither neighbour confirms where it is now"
+		if !unique {
+			kind = "its text appears more than once, and its neighbours above and below no longer both confirm where it is"
+		}
+		r.why = fmt.Sprintf("the lines around %s changed: %s", what, kind)
+		return false
 	}
 	return true
 }
 
-// neighbourAt reports whether old line l maps to l+off, treating the lines
-// just outside the file as mapped to the live file's ends.
+// neighbourAt reports whether old line l is surely paired at l+off,
+// treating the lines just outside the file as paired with the live file's
+// ends.
 func (r *recovery) neighbourAt(l, off int) bool {
 	switch {
 	case l < 1:
@@ -268,15 +404,27 @@ func (r *recovery) neighbourAt(l, off int) bool {
 	case l > r.old.Len():
 		return r.old.Len()+off == len(r.lines.rev)-1
 	}
-	return r.lines.at[l] == l+off
+	return r.lines.at[l] == l+off && !r.lines.unsure[l] && r.forced[l]
 }
 
-func lineCounts(t *Text) map[string]int {
-	c := make(map[string]int, t.Len())
-	for i := 1; i <= t.Len(); i++ {
-		c[t.Line(i)]++
+// unique reports whether the text of old lines lo..hi occurs exactly once
+// in the old text and exactly once in the live one.
+func (r *recovery) unique(lo, hi int) bool {
+	return occursOnce(r.lines.oldID, r.lines.oldID[lo:hi+1]) && occursOnce(r.lines.newID, r.lines.oldID[lo:hi+1])
+}
+
+// occursOnce reports whether pat occurs exactly once in text (both indexed
+// from 1 in their owner; text[0] is unused).
+func occursOnce(text, pat []int32) bool {
+	found := 0
+	for i := 1; i+len(pat) <= len(text); i++ {
+		if text[i] == pat[0] && slices.Equal(text[i:i+len(pat)], pat) {
+			if found++; found > 1 {
+				return false
+			}
+		}
 	}
-	return c
+	return found == 1
 }
 
 // warnings name the cause of the drift (§10 table).
@@ -302,4 +450,107 @@ func shiftWord(off int) string {
 		return "lower in the file"
 	}
 	return "higher in the file"
+}
+
+// forceWindow is how many lines on each side of a line the search for an
+// equally good pairing looks at. Further out, another pairing would need a
+// repeated block of that many lines, which the slide check sees when it
+// touches a change.
+const forceWindow = 32
+
+// maxForceCells bounds the search of one window (two tables of int32).
+const maxForceCells = 1 << 20
+
+// forcedPairs reports, for each old line in rows, whether its pairing
+// holds in every longest common subsequence of a window around it: the
+// same partner, and never unpaired. A diff picks one of several equally
+// long pairings when text repeats across a change; such a pick is no
+// evidence of where a line went. Rows close together share one window.
+func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
+	out := make(map[int]bool, len(rows))
+	sorted := make([]int, 0, len(rows))
+	for l := range rows {
+		sorted = append(sorted, l)
+	}
+	slices.Sort(sorted)
+	for k := 0; k < len(sorted); {
+		e := k + 1
+		for e < len(sorted) && sorted[e]-sorted[e-1] <= 2*forceWindow && sorted[e]-sorted[k] <= 8*forceWindow {
+			e++
+		}
+		m.forcedIn(sorted[k]-forceWindow, sorted[e-1]+forceWindow, sorted[k:e], out)
+		k = e
+	}
+	return out
+}
+
+// forcedIn decides the rows within old lines lo..hi. The window's corners
+// sit on the diff: its columns run from the last line paired above it to
+// the first paired below, and lines in between that neither side paired can
+// be walked past in any order, so inside the window the diff is as long as
+// any pairing. A window too large to search (thousands of lines changed
+// right beside the anchors on both sides) proves nothing, so its rows are
+// not forced.
+func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
+	nOld, nNew := len(m.at)-1, len(m.rev)-1
+	lo, hi = max(1, lo), min(nOld, hi)
+	j0, j1 := 0, nNew+1
+	for p := lo - 1; p >= 1; p-- {
+		if m.at[p] != 0 {
+			j0 = m.at[p]
+			break
+		}
+	}
+	for q := hi + 1; q <= nOld; q++ {
+		if m.at[q] != 0 {
+			j1 = m.at[q]
+			break
+		}
+	}
+	if (hi-lo+1)*(j1-j0-1) > maxForceCells {
+		m.wide = true
+		return
+	}
+	a, b := m.oldID[lo:hi+1], m.newID[j0+1:j1]
+	r, c := len(a), len(b)
+	w := c + 2
+	// f[x][y]: longest common subsequence of a[:x] and b[:y];
+	// g[x][y]: of a[x-1:] and b[y-1:] (1-based x and y, so row and
+	// column r+1 and c+1 are the empty tails).
+	f := make([]int32, (r+2)*w)
+	g := make([]int32, (r+2)*w)
+	for x := 1; x <= r; x++ {
+		for y := 1; y <= c; y++ {
+			switch {
+			case a[x-1] == b[y-1]:
+				f[x*w+y] = f[(x-1)*w+y-1] + 1
+			default:
+				f[x*w+y] = max(f[(x-1)*w+y], f[x*w+y-1])
+			}
+		}
+	}
+	for x := r; x >= 1; x-- {
+		for y := c; y >= 1; y-- {
+			switch {
+			case a[x-1] == b[y-1]:
+				g[x*w+y] = g[(x+1)*w+y+1] + 1
+			default:
+				g[x*w+y] = max(g[(x+1)*w+y], g[x*w+y+1])
+			}
+		}
+	}
+	best := f[r*w+c]
+	for _, i := range rows {
+		x, y := i-lo+1, m.at[i]-j0
+		ok := f[(x-1)*w+y-1]+1+g[(x+1)*w+y+1] == best
+		for yy := 0; ok && yy <= c; yy++ {
+			// Unpaired, with the rest split after column yy; or paired
+			// with another copy at yy.
+			if f[(x-1)*w+yy]+g[(x+1)*w+yy+1] == best ||
+				yy >= 1 && yy != y && b[yy-1] == a[x-1] && f[(x-1)*w+yy-1]+1+g[(x+1)*w+yy+1] == best {
+				ok = false
+			}
+		}
+		out[i] = ok
+	}
 }

@@ -17,6 +17,7 @@ BEGIN {
 
 	target["Read"] = 3
 	target["Edit"] = 4
+	target["Recover"] = 20
 	target["DidChange10MB"] = 2
 }
 

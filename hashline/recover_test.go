@@ -1,0 +1,529 @@
+package hashline_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"hashline-ls/hashline"
+)
+
+// The unit tests of drift recovery (§10) and path recovery (§9.2). The
+// torture test in torture_test.go covers the same ground at random; these
+// pin each rule to one case and its exact words.
+
+// recoverText is a file whose lines are all distinct, so every anchor's
+// text is unique unless a case makes it otherwise.
+const recoverText = "package p\n\nfunc a() {\n\tone()\n\ttwo()\n\tthree()\n}\n\nfunc b() {\n\tfour()\n}\n"
+
+func externalChange(display string, old, now hashline.Tag) hashline.Warning {
+	return hashline.Warning{Kind: hashline.WarnRecovered, Message: fmt.Sprintf(
+		"external change: %s changed outside this session since your read (tag %s, now %s); the lines you edit were unchanged, so the edit was applied to the current text", display, old, now)}
+}
+
+func sessionChain(display string, old hashline.Tag) hashline.Warning {
+	return hashline.Warning{Kind: hashline.WarnRecovered, Message: fmt.Sprintf(
+		"session chain: tag %s names an older version of %s than your latest read or edit; the lines you edit were unchanged, so the edit was applied to the current text: use the tag each result returns", old, display)}
+}
+
+func lineRemap(off int) hashline.Warning {
+	where := "lower in the file"
+	if off < 0 {
+		where = "higher in the file"
+	}
+	return hashline.Warning{Kind: hashline.WarnRecovered, Message: fmt.Sprintf(
+		"line remap: lines were added or removed above your anchors, so the edit landed %s (by %+d); use the line numbers of the new tag from here on", where, off)}
+}
+
+// declined checks a refusal of recovery: EDIT_TAG_MISMATCH, the live tag,
+// and the reason in the message.
+func declined(t *testing.T, err error, live *hashline.Text, reason string) *hashline.Error {
+	t.Helper()
+	he := wantCode(t, err, hashline.CodeTagMismatch)
+	if he.Details.LiveTag != string(live.Tag()) {
+		t.Fatalf("LiveTag %s, want %s", he.Details.LiveTag, live.Tag())
+	}
+	if !strings.Contains(he.Message, ", and the edit could not be placed safely: "+reason+". The lines around your anchors") {
+		t.Fatalf("message =\n%s\nwant the reason %q", he.Message, reason)
+	}
+	return he
+}
+
+// §10's warnings table, one row at a time.
+func TestRecoveryWarnings(t *testing.T) {
+	t.Parallel()
+	t.Run("external change", func(t *testing.T) {
+		t.Parallel()
+		f := readFixture(t, "f.go", recoverText)
+		old := f.live.Tag()
+		// Another writer changes a line far from the anchor: nothing moves.
+		f.change(strings.Replace(recoverText, "\tfour()", "\tfour(4)", 1))
+		p, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		want := strings.Replace(f.live.Raw(), "\ttwo()", "\tTWO()", 1)
+		if p.New.Raw() != want {
+			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+		}
+		if w := []hashline.Warning{externalChange("f.go", old, f.live.Tag())}; !reflect.DeepEqual(p.Warnings, w) {
+			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+		}
+	})
+	t.Run("session chain", func(t *testing.T) {
+		t.Parallel()
+		f := readFixture(t, "f.go", recoverText)
+		old := f.live.Tag()
+		// The session's own edit makes a newer version; the model then
+		// uses the tag of the older one for a line the edit left alone.
+		f.commit(f.mustPlan("PUT 10.=10:\n+\tfour(4)"))
+		p, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		if want := strings.Replace(f.live.Raw(), "\ttwo()", "\tTWO()", 1); p.New.Raw() != want {
+			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+		}
+		if w := []hashline.Warning{sessionChain("f.go", old)}; !reflect.DeepEqual(p.Warnings, w) {
+			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+		}
+	})
+	t.Run("line remap", func(t *testing.T) {
+		t.Parallel()
+		f := readFixture(t, "f.go", recoverText)
+		old := f.live.Tag()
+		// Two imports added above: every line below moved down by 2.
+		f.change("package p\nimport \"os\"\nimport \"io\"\n" + strings.TrimPrefix(recoverText, "package p\n"))
+		p, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()\nPUT >10:\n+\tfive()"), f.live)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		want := "package p\nimport \"os\"\nimport \"io\"\n\nfunc a() {\n\tone()\n\tTWO()\n\tthree()\n}\n\nfunc b() {\n\tfour()\n\tfive()\n}\n"
+		if p.New.Raw() != want {
+			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+		}
+		w := []hashline.Warning{externalChange("f.go", old, f.live.Tag()), lineRemap(2)}
+		if !reflect.DeepEqual(p.Warnings, w) {
+			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+		}
+		// Lines removed above move the edit up.
+		f = readFixture(t, "f.go", recoverText)
+		f.change(strings.TrimPrefix(recoverText, "package p\n\n"))
+		p, err = f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
+		if err != nil {
+			t.Fatalf("Plan after lines went: %v", err)
+		}
+		if p.New.Line(3) != "\tTWO()" || !reflect.DeepEqual(p.Warnings, []hashline.Warning{externalChange("f.go", old, f.live.Tag()), lineRemap(-2)}) {
+			t.Fatalf("new text %q warnings %+v", p.New.Raw(), p.Warnings)
+		}
+	})
+	t.Run("session chain with a line remap", func(t *testing.T) {
+		t.Parallel()
+		f := readFixture(t, "f.go", recoverText)
+		old := f.live.Tag()
+		f.commit(f.mustPlan("PUT <1:\n+// Package p.\n+// It is small."))
+		p, err := f.s.Plan(f.req(string(old), "CUT 10.=10"), f.live)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		if want := strings.Replace(f.live.Raw(), "\tfour()\n", "", 1); p.New.Raw() != want {
+			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+		}
+		if w := []hashline.Warning{sessionChain("f.go", old), lineRemap(2)}; !reflect.DeepEqual(p.Warnings, w) {
+			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+		}
+	})
+}
+
+// Resolved block spans name lines of the snapshot, so after a remap they
+// would name the wrong lines: recovery does not echo them.
+func TestRecoveryDoesNotEchoSpans(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.go", recoverText)
+	blocks := &fakeBlocks{spans: map[int][2]int{9: {9, 11}}}
+	f.blocks = blocks
+	old := f.live.Tag()
+	p := f.mustPlan("PUT >9*:\n+\n+func c() {}")
+	if len(p.Resolved) != 1 || p.Resolved[0] != (hashline.Resolved{AnchorLine: 9, Start: 9, End: 11, Op: "PUT >9*:"}) {
+		t.Fatalf("branch A resolved %+v", p.Resolved)
+	}
+	f.change("// Package p.\n" + recoverText)
+	p, err := f.s.Plan(f.req(string(old), "PUT >9*:\n+\n+func c() {}"), f.live)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if p.Resolved != nil || p.New.Raw() != "// Package p.\n"+recoverText+"\nfunc c() {}\n" {
+		t.Fatalf("resolved %+v, new text %q", p.Resolved, p.New.Raw())
+	}
+	// The block was resolved on the text the tag names, not the live one.
+	if blocks.text != recoverText {
+		t.Fatalf("the resolver saw %q, want the snapshot", blocks.text)
+	}
+	if w := []hashline.Warning{externalChange("f.go", old, f.live.Tag()), lineRemap(1)}; !reflect.DeepEqual(p.Warnings, w) {
+		t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+	}
+}
+
+// §10 step 4: a line whose text is unique is confirmed by one unchanged
+// neighbour; a repeated one needs both.
+func TestRecoveryContext(t *testing.T) {
+	t.Parallel()
+	const text = "alpha\n}\nbeta\nunique line\ngamma\n}\ndelta\n"
+	cases := []struct {
+		name, now, ops, want, reason string
+	}{
+		{name: "unique text, the line above changed", now: "alpha\n}\nBETA\nunique line\ngamma\n}\ndelta\n",
+			ops: "PUT 4.=4:\n+changed", want: "alpha\n}\nBETA\nchanged\ngamma\n}\ndelta\n"},
+		{name: "unique text, the line below changed", now: "alpha\n}\nbeta\nunique line\nGAMMA\n}\ndelta\n",
+			ops: "PUT 4.=4:\n+changed", want: "alpha\n}\nbeta\nchanged\nGAMMA\n}\ndelta\n"},
+		{name: "unique text, both neighbours changed", now: "alpha\n}\nBETA\nunique line\nGAMMA\n}\ndelta\n",
+			ops:    "PUT 4.=4:\n+changed",
+			reason: "the lines around line 4 changed: neither neighbour confirms where it is now"},
+		{name: "repeated text, both neighbours unchanged", now: "ALPHA\n}\nbeta\nunique line\ngamma\n}\ndelta\n",
+			ops: "PUT >6:\n+x", want: "ALPHA\n}\nbeta\nunique line\ngamma\n}\nx\ndelta\n"},
+		{name: "repeated text, one neighbour changed", now: "alpha\n}\nbeta\nunique line\nGAMMA\n}\ndelta\n",
+			ops:    "PUT >6:\n+x",
+			reason: "the lines around line 6 changed: its text appears more than once, and its neighbours above and below no longer both confirm where it is"},
+		// A run of anchors is judged as one text: "}" then "delta" occurs
+		// once, so one neighbour confirms it.
+		{name: "a run of anchors is one text", now: "alpha\n}\nbeta\nunique line\nGAMMA\n}\ndelta\n",
+			ops: "PUT 6.=7:\n+end", want: "alpha\n}\nbeta\nunique line\nGAMMA\nend\n"},
+		{name: "the file's end confirms the last line", now: "alpha\n}\nbeta\nunique line\ngamma\nCLOSE\ndelta\n",
+			ops: "PUT 7.=7:\n+omega", want: "alpha\n}\nbeta\nunique line\ngamma\nCLOSE\nomega\n"},
+		{name: "the file's end is no neighbour once lines follow", now: "alpha\n}\nbeta\nunique line\ngamma\nCLOSE\ndelta\nafter\n",
+			ops:    "PUT 7.=7:\n+omega",
+			reason: "the lines around line 7 changed: neither neighbour confirms where it is now"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := readFixture(t, "f.txt", text)
+			old := f.live.Tag()
+			f.change(c.now)
+			p, err := f.s.Plan(f.req(string(old), c.ops), f.live)
+			if c.reason != "" {
+				declined(t, err, f.live, c.reason)
+				return
+			}
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if p.New.Raw() != c.want {
+				t.Fatalf("new text %q, want %q", p.New.Raw(), c.want)
+			}
+		})
+	}
+}
+
+// §10 step 5: all anchors move by one offset.
+func TestRecoveryOffsetDivergence(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.go", recoverText)
+	old := f.live.Tag()
+	// A line added between the two anchors: line 4 stays, line 10 moves.
+	f.change(strings.Replace(recoverText, "\tthree()\n", "\tthree()\n\tthreeAndAHalf()\n", 1))
+	_, err := f.s.Plan(f.req(string(old), "PUT 4.=4:\n+\tONE()\nPUT 10.=10:\n+\tFOUR()"), f.live)
+	declined(t, err, f.live, "lines between your anchors were added or removed (line 10 moved by +1, another anchor by +0), so the ops no longer fit one place")
+	// A line added inside a range the ops consume is the same divergence.
+	_, err = f.s.Plan(f.req(string(old), "CUT 5.=7"), f.live)
+	declined(t, err, f.live, "lines between your anchors were added or removed (line 7 moved by +1, another anchor by +0), so the ops no longer fit one place")
+}
+
+// §10 step 6: a replay that changes nothing declines.
+func TestRecoveryNoOpReplay(t *testing.T) {
+	t.Parallel()
+	// On the text read, the ops move "x" to the head; the line above it
+	// has since gone, so "x" is already the head and the replay changes
+	// nothing.
+	f := readFixture(t, "f.txt", "p\nx\nq\n")
+	old := f.live.Tag()
+	f.change("x\nq\n")
+	_, err := f.s.Plan(f.req(string(old), "PUT <1:\n+x\nCUT 2.=2"), f.live)
+	declined(t, err, f.live, "replayed on the current text, the edit changes nothing")
+}
+
+// The anchor line itself changed, or went.
+func TestRecoveryAnchorChanged(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, now, reason string }{
+		{"changed", strings.Replace(recoverText, "\ttwo()", "\ttwo(2)", 1), `line 5 ("\ttwo()") changed or was removed since your read`},
+		{"trailing whitespace only", strings.Replace(recoverText, "\ttwo()", "\ttwo() ", 1) + "// more\n", `line 5 ("\ttwo()") changed or was removed since your read`},
+		{"deleted", strings.Replace(recoverText, "\ttwo()\n", "", 1), `line 5 ("\ttwo()") changed or was removed since your read`},
+		// A copy next to it: either could be the line read.
+		{"duplicated beside itself", strings.Replace(recoverText, "\ttwo()\n", "\ttwo()\n\ttwo()\n", 1),
+			`line 5 ("\ttwo()") sits among repeated lines next to a change, so which copy of it you meant cannot be told`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := readFixture(t, "f.go", recoverText)
+			old := f.live.Tag()
+			f.change(c.now)
+			_, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
+			declined(t, err, f.live, c.reason)
+		})
+	}
+}
+
+// A block copied right after itself could as well have been copied right
+// before: the lines of either copy cannot be told apart.
+func TestRecoveryCopiedBlock(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.go", recoverText)
+	old := f.live.Tag()
+	f.change(strings.Replace(recoverText, "func b() {\n\tfour()\n}\n", "func b() {\n\tfour()\n}\nfunc b() {\n\tfour()\n}\n", 1))
+	_, err := f.s.Plan(f.req(string(old), "PUT 10.=10:\n+\tFOUR()"), f.live)
+	declined(t, err, f.live, `line 10 ("\tfour()") sits among repeated lines next to a change, so which copy of it you meant cannot be told`)
+	// A line far from the copy is still found.
+	p, err := f.s.Plan(f.req(string(old), "PUT 4.=4:\n+\tONE()"), f.live)
+	if err != nil {
+		t.Fatalf("Plan away from the copy: %v", err)
+	}
+	if p.New.Line(4) != "\tONE()" || p.New.Len() != f.live.Len() {
+		t.Fatalf("new text %q", p.New.Raw())
+	}
+}
+
+// The refusal shows the live text around each anchor, where it is now,
+// with the rows that changed since the read marked, under the live tag;
+// the rows count as read, so the honest retry needs no read.
+func TestRecoveryRefusalContent(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.go", recoverText)
+	old := f.live.Tag()
+	// Three lines added above, and the anchor line itself changed: the
+	// rows shown are where that line is now, not where it was.
+	f.change("// a\n// b\n// c\n" + strings.Replace(recoverText, "\tfour()", "\tfour(4)", 1))
+	live := f.live.Tag()
+	_, err := f.s.Plan(f.req(string(old), "PUT 10.=10:\n+\tFOUR()"), f.live)
+	he := declined(t, err, f.live, `line 10 ("\tfour()") changed or was removed since your read`)
+	want := fmt.Sprintf("f.go changed since your read: tag %s no longer matches (the file's tag is %s now), and the edit could not be placed safely: line 10 (\"\\tfour()\") changed or was removed since your read. The lines around your anchors as they are now are below (lines 11-14, rows marked >>> changed since your read) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", old, live, live)
+	if he.Message != want {
+		t.Fatalf("message =\n%s\nwant\n%s", he.Message, want)
+	}
+	content := fmt.Sprintf("[f.go#%s]\n11:\n12:func b() {\n>>>13:\tfour(4)\n14:}\n", live)
+	if he.Details.Content != content || !reflect.DeepEqual(he.Details.Lines, []int{10}) {
+		t.Fatalf("content =\n%s\nwant\n%s\nlines %v", he.Details.Content, content, he.Details.Lines)
+	}
+	p, err := f.s.Plan(f.req(string(live), "PUT 13.=13:\n+\tFOUR()"), f.live)
+	if err != nil {
+		t.Fatalf("the retry with the live tag: %v", err)
+	}
+	if p.New.Line(13) != "\tFOUR()" || len(p.Warnings) != 0 {
+		t.Fatalf("retry: new text %q warnings %+v", p.New.Raw(), p.Warnings)
+	}
+}
+
+// §4.4: a snapshot evicted by the store's bounds is gone; a stale tag
+// naming it fails closed, as unknown.
+func TestRecoveryEvictedSnapshot(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.go", recoverText)
+	old := f.live.Tag()
+	for i := 0; i < hashline.MaxPathsPerSession; i++ {
+		other := hashline.NewText(fmt.Sprintf("file %d\n", i))
+		f.s.Read(fmt.Sprintf("other%d.txt", i), fmt.Sprintf("other%d.txt", i), other, 1, 1)
+	}
+	if len(f.s.Snapshots("f.go")) != 0 {
+		t.Fatal("f.go was not evicted")
+	}
+	// The same drift TestRecoveryWarnings recovers from.
+	f.change(strings.Replace(recoverText, "\tfour()", "\tfour(4)", 1))
+	_, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
+	he := wantCode(t, err, hashline.CodeTagUnknown)
+	if he.Details.LiveTag != string(f.live.Tag()) {
+		t.Fatalf("LiveTag %s, want %s", he.Details.LiveTag, f.live.Tag())
+	}
+}
+
+// §4.4: a file over 2 MiB is tagged but its text is not kept, so its drift
+// cannot be traced.
+func TestRecoveryUnretainedSnapshot(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 0; b.Len() <= hashline.MaxRetainedFileBytes; i++ {
+		fmt.Fprintf(&b, "line %07d of a large file\n", i)
+	}
+	raw := b.String()
+	f := readFixture(t, "big.txt", raw)
+	old := f.live.Tag()
+	if s := f.s.Snapshots("big.txt"); len(s) != 1 || s[0].Retained {
+		t.Fatalf("snapshots %+v, want one, not retained", s)
+	}
+	f.change(strings.Replace(raw, "line 0050000 of", "line 50000 of", 1))
+	_, err := f.s.Plan(f.req(string(old), "PUT 2.=2:\n+second"), f.live)
+	he := declined(t, err, f.live, "the file is over 2 MiB, so the text you read was not kept and the change cannot be traced")
+	if strings.Contains(he.Message, ">>>") || strings.Contains(he.Details.Content, ">>>") {
+		t.Fatalf("nothing can be marked as changed without the text read: %s", he.Details.Content)
+	}
+}
+
+// sharedTag finds two distinct texts made by form that share a tag.
+func sharedTag(t *testing.T, form string) (string, string) {
+	t.Helper()
+	seen := map[hashline.Tag]string{}
+	for i := 0; i < 1<<17; i++ {
+		raw := fmt.Sprintf(form, i)
+		tag := hashline.TagOf(raw)
+		if prev, ok := seen[tag]; ok {
+			return prev, raw
+		}
+		seen[tag] = raw
+	}
+	t.Fatalf("no two texts of the form %q share a tag", form)
+	return "", ""
+}
+
+// §3.3: a tag names an index, not a text. With two texts under one tag,
+// the store keeps both, and recovery must agree on every one it tries.
+func TestRecoveryTagCollisions(t *testing.T) {
+	t.Parallel()
+	t.Run("the live text collides with the one read", func(t *testing.T) {
+		t.Parallel()
+		a, b := sharedTag(t, "keep\nx%d\n")
+		f := readFixture(t, "f.txt", a)
+		tag := f.live.Tag()
+		f.change(b)
+		if f.live.Tag() != tag {
+			t.Fatal("fixture: the texts do not collide")
+		}
+		// Line 1 is unchanged and confirmed by the file's head: placed.
+		p, err := f.s.Plan(f.req(string(tag), "PUT >1:\n+y"), f.live)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		if want := "keep\ny\n" + strings.TrimPrefix(b, "keep\n"); p.New.Raw() != want {
+			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+		}
+		if w := []hashline.Warning{externalChange("f.txt", tag, tag)}; !reflect.DeepEqual(p.Warnings, w) {
+			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+		}
+		// Ops at the head and the end need no line: branch B.
+		p, err = f.s.Plan(f.req(string(tag), "PUT >$:\n+z"), f.live)
+		if err != nil {
+			t.Fatalf("Plan at the end: %v", err)
+		}
+		drift := hashline.Warning{Kind: hashline.WarnDrift, Message: fmt.Sprintf("f.txt changed since tag %s (it is %s now); the ops touch only the head or end of the file, so they were applied to the current text", tag, tag)}
+		if p.New.Raw() != b+"z\n" || !reflect.DeepEqual(p.Warnings, []hashline.Warning{drift}) {
+			t.Fatalf("new text %q warnings %+v", p.New.Raw(), p.Warnings)
+		}
+		// Line 2 is the line that differs: refused, never applied as if
+		// the tag proved the text.
+		_, err = f.s.Plan(f.req(string(tag), "PUT 2.=2:\n+y"), f.live)
+		declined(t, err, f.live, fmt.Sprintf("line 2 (%q) changed or was removed since your read", strings.Split(a, "\n")[1]))
+	})
+	t.Run("two texts read under one tag", func(t *testing.T) {
+		t.Parallel()
+		a, b := sharedTag(t, "p\nx%d\n")
+		f := readFixture(t, "f.txt", a)
+		tag := f.live.Tag()
+		f.s.Read("f.txt", "f.txt", hashline.NewText(b), 1, 2)
+		if len(f.s.Snapshots("f.txt")) != 2 {
+			t.Fatalf("%d snapshots, want two texts under one tag", len(f.s.Snapshots("f.txt")))
+		}
+		xa, xb := strings.Split(a, "\n")[1], strings.Split(b, "\n")[1]
+		f.change("p\n" + xa + "\nq\n" + xb + "\n")
+		if f.live.Tag() == tag {
+			t.Fatal("fixture: the live text collides too")
+		}
+		// Line 2 of each text is in the live text, each at its own place:
+		// the edit would land differently, so it lands nowhere.
+		_, err := f.s.Plan(f.req(string(tag), "PUT >2:\n+y"), f.live)
+		declined(t, err, f.live, "the tag names two texts this session read, and the edit lands differently on each")
+		// Where both agree, it lands.
+		p, err := f.s.Plan(f.req(string(tag), "PUT <1:\n+top\nPUT 1.=1:\n+P"), f.live)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		if want := "top\nP\n" + xa + "\nq\n" + xb + "\n"; p.New.Raw() != want {
+			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+		}
+	})
+}
+
+// Ops that do not fit the text the tag names are most likely written
+// against a newer text: the stale tag is the mistake, and the refusal says
+// how they fail. A register failure once the anchors hold is the ops'
+// own (§8.3).
+func TestRecoveryOpsErrors(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.go", recoverText)
+	old := f.live.Tag()
+	f.change(recoverText + "\nfunc c() {\n\tfive()\n}\n")
+	_, err := f.s.Plan(f.req(string(old), "PUT 14.=14:\n+\tFIVE()"), f.live)
+	declined(t, err, f.live, "op 1 (PUT 14.=14:): line 14 is past the end of the file (11 lines): to add lines after the last one use PUT >$:")
+	_, err = f.s.Plan(f.req(string(old), "PUT >4 @nothing"), f.live)
+	he := wantCode(t, err, hashline.CodeRegisterEmpty)
+	if he.Message != "op 1 (PUT >4 @nothing): register @nothing is empty in this session: capture into it first with CUT N.=M @nothing (in this call or an earlier one)" {
+		t.Fatalf("message %q", he.Message)
+	}
+}
+
+// A line the session was never shown cannot anchor a recovery either.
+func TestRecoveryUnseenAnchor(t *testing.T) {
+	t.Parallel()
+	s := hashline.NewSession()
+	read := hashline.NewText(recoverText)
+	s.Read("f.go", "f.go", read, 1, 5)
+	live := hashline.NewText("// header\n" + recoverText)
+	_, err := s.Plan(hashline.EditRequest{Path: "f.go", Display: "f.go", Tag: string(read.Tag()), Ops: "PUT 10.=10:\n+\tFOUR()"}, live)
+	declined(t, err, live, "line 10 was never shown to you")
+}
+
+// §9.2: a path that names no file is rebound to the one file this session
+// recorded with the same base name and a version under the same tag.
+func TestRecoverPath(t *testing.T) {
+	t.Parallel()
+	a := hashline.NewText("package a\n")
+	b := hashline.NewText("package b\n")
+	s := hashline.NewSession()
+	s.Read("/w/src/a/util.go", "src/a/util.go", a, 1, 1)
+	s.Read("/w/src/b/util.go", "src/b/util.go", b, 1, 1)
+	s.Read("/w/src/c/other.go", "src/c/other.go", a, 1, 1)
+
+	for _, c := range []struct {
+		name, base string
+		tag        hashline.Tag
+		authored   string
+		want       string
+	}{
+		{"basename and tag match one file", "util.go", a.Tag(), "/w/util.go", "/w/src/a/util.go"},
+		{"the other file of that name", "util.go", b.Tag(), "/w/util.go", "/w/src/b/util.go"},
+		{"the tag matches no file of that name", "util.go", otherTagOf(a.Tag(), b.Tag()), "/w/util.go", ""},
+		{"the name matches no file", "main.go", a.Tag(), "/w/main.go", ""},
+		{"the authored path's own history is excluded", "util.go", a.Tag(), "/w/src/a/util.go", ""},
+	} {
+		got, ok := s.RecoverPath(c.base, c.tag, c.authored)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("%s: RecoverPath = %q, %v; want %q", c.name, got, ok, c.want)
+		}
+	}
+	// A tie declines: a second util.go read under a's tag.
+	s.Read("/w/src/d/util.go", "src/d/util.go", a, 1, 1)
+	if got, ok := s.RecoverPath("util.go", a.Tag(), "/w/util.go"); ok || got != "" {
+		t.Fatalf("a tie found %q", got)
+	}
+	// An older version counts: the tag names what the session read then.
+	s.Record("/w/src/b/util.go", hashline.NewText("package b // changed\n"), nil)
+	if got, ok := s.RecoverPath("util.go", b.Tag(), "/w/util.go"); !ok || got != "/w/src/b/util.go" {
+		t.Fatalf("an older version: %q, %v", got, ok)
+	}
+}
+
+func otherTagOf(tags ...hashline.Tag) hashline.Tag {
+	for i := 0; ; i++ {
+		t := hashline.Tag(fmt.Sprintf("%04X", i))
+		if !containsTag(tags, t) {
+			return t
+		}
+	}
+}
+
+func containsTag(tags []hashline.Tag, t hashline.Tag) bool {
+	for _, x := range tags {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
