@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
+
+	"hashline-ls/hashline"
 )
 
 // Change is one content change of didChange: Range nil means the whole text.
@@ -309,20 +310,11 @@ func (b *batch) finish() (string, *LineIndex) {
 // applySplices builds base with the splices, which are in order and do not
 // overlap, in one copy, and shifts idx to match.
 func applySplices(base string, idx *LineIndex, sp []splice, mutate bool) (string, *LineIndex) {
-	n := len(base)
-	for _, p := range sp {
-		n += len(p.text) - (p.end - p.start)
+	edits := make([]hashline.ByteEdit, len(sp))
+	for i, p := range sp {
+		edits[i] = hashline.ByteEdit{Start: p.start, End: p.end, New: p.text}
 	}
-	var w strings.Builder
-	w.Grow(n)
-	prev := 0
-	for _, p := range sp {
-		w.WriteString(base[prev:p.start])
-		w.WriteString(p.text)
-		prev = p.end
-	}
-	w.WriteString(base[prev:])
-	text := w.String()
+	text := hashline.ApplyEdits(base, edits)
 	if mutate && len(sp) == 1 {
 		idx.splice(text, sp[0])
 		return text, idx
