@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 
-.PHONY: install test vet bench fuzz lint
+.PHONY: install test vscode-test vet bench fuzz lint torture
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -17,9 +17,15 @@ install:
 	@echo "== wire it into Neovim (init.lua):"
 	@echo "   vim.lsp.start({ name = 'hashline', cmd = { '$(BIN)/hashline-ls', '--stdio' }, root_dir = vim.fn.getcwd() })"
 
-# Every test: vet, then the Go tests with the race detector.
+# Every test: vet, the Go tests with the race detector, then the VS Code
+# extension's unit tests and its real VS Code test.
 test: vet
 	$(GO) test -race -count=1 $(PKGS)
+	bash editors/vscode/scripts/test.sh
+
+# The VS Code extension's tests alone (editors/vscode).
+vscode-test:
+	bash editors/vscode/scripts/test.sh
 
 vet:
 	$(GO) vet $(PKGS)
@@ -31,6 +37,12 @@ lint: vet
 # Benchmarks, each stated as a ratio to the baseline measured in the same run.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+
+# Drift recovery's torture test at full size: 100,000 random edits on files
+# changed behind the session's back, judged by what the test knows of each
+# change. Prints the counts; fails on any wrong write.
+torture:
+	$(GO) test ./hashline/ -run TestTorture -count=1 -torture.n=100000 -v
 
 # Five minutes of each fuzz target.
 fuzz:

@@ -1,0 +1,225 @@
+// The language-model tools: each forwards its input to one server command and
+// turns the command's result object into the text the model reads.
+//
+// This module touches the VS Code API only through the small `LmApi` handed
+// in, so the unit tests run it in plain Node with fakes.
+
+import type * as vscode from 'vscode';
+
+/** One tool as the generated manifest names it. */
+export interface ToolSpec {
+  name: string;
+  command: string;
+  displayName: string;
+}
+
+/** Runs one server command; rejects when the server cannot be reached or
+ * answers with a protocol error. */
+export interface CommandRunner {
+  execute(command: string, args: Record<string, unknown>, token?: vscode.CancellationToken): Promise<unknown>;
+}
+
+/** The constructors the tools need from the `vscode` module. */
+export interface LmApi {
+  LanguageModelToolResult: typeof vscode.LanguageModelToolResult;
+  LanguageModelTextPart: typeof vscode.LanguageModelTextPart;
+  MarkdownString: typeof vscode.MarkdownString;
+}
+
+// Commands that only look: they run without asking the user. Every other
+// command (edit, write, patch, and any the server adds later) changes files
+// and asks first.
+const READ_ONLY = new Set(['hashline.read', 'hashline.grep', 'hashline.describe']);
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Joins parts, each ending in one newline, so headers, content and diffs
+ * read as one block whatever endings the server gave them. */
+function block(parts: (string | undefined)[]): string {
+  return parts
+    .filter((p): p is string => p !== undefined && p !== '')
+    .map((p) => (p.endsWith('\n') ? p : p + '\n'))
+    .join('');
+}
+
+function warnings(r: Json): string[] {
+  const ws = Array.isArray(r.warnings) ? r.warnings : [];
+  return ws.map((w) => `warning: ${isObject(w) ? (str(w.message) ?? JSON.stringify(w)) : String(w)}`);
+}
+
+/**
+ * The text a model reads for one command result. Success shows what the
+ * server rendered (a read's or grep's content, an edit's header and diff, a
+ * write's header); failure shows `CODE: message` and the details a retry
+ * needs (the live tag and the current lines). Unknown shapes fall back to
+ * JSON so nothing the server said is lost.
+ */
+export function renderResult(result: unknown): string {
+  if (!isObject(result)) {
+    return `TOOL_FAILED: the server returned ${JSON.stringify(result)} instead of a result object; retry once, and report it if it repeats\n`;
+  }
+  if (result.ok === false) {
+    return renderError(result);
+  }
+  const parts: string[] = [];
+  if (result.removed === true) {
+    parts.push(`removed ${String(result.path)}`);
+  } else if (str(result.header) && !str(result.content)) {
+    parts.push(result.header as string);
+  }
+  if (str(result.content)) parts.push(result.content as string);
+  if (str(result.diff)) parts.push(result.diff as string);
+  if (Array.isArray(result.files)) {
+    // grep's filesWithMatches mode lists paths; a multi-file patch lists
+    // one {path, tag, header} per file.
+    for (const f of result.files) parts.push(isObject(f) ? (str(f.header) ?? JSON.stringify(f)) : String(f));
+  }
+  if (isObject(result.counts) && !str(result.content)) {
+    for (const k of Object.keys(result.counts).sort()) parts.push(`${k}:${String(result.counts[k])}`);
+  }
+  parts.push(...warnings(result));
+  if (str(result.notice)) parts.push(`note: ${result.notice as string}`);
+  if (parts.length === 0) {
+    // A grep with no match, say: still tell the model the call worked.
+    const { ok: _ok, ...rest } = result;
+    return Object.keys(rest).length > 0 ? JSON.stringify(rest) + '\n' : 'ok\n';
+  }
+  return block(parts);
+}
+
+function renderError(result: Json): string {
+  const e = isObject(result.error) ? result.error : {};
+  const code = str(e.code) ?? 'TOOL_FAILED';
+  const message = str(e.message) ?? 'the server reported a failure without a message';
+  const d = isObject(e.details) ? e.details : {};
+  const parts: string[] = [`${code}: ${message}`];
+  if (str(d.liveTag)) parts.push(`live tag: ${d.liveTag as string}`);
+  if (Array.isArray(d.lines) && d.lines.length > 0) parts.push(`lines: ${d.lines.join(', ')}`);
+  if (typeof d.op === 'number' && d.op > 0) {
+    parts.push(`op ${d.op}${str(d.opText) ? `: ${d.opText as string}` : ''}`);
+  }
+  if (str(d.field)) parts.push(`argument: ${d.field as string}`);
+  if (typeof d.limit === 'number' && d.limit > 0) parts.push(`limit: ${d.limit}`);
+  if (d.merged === true) parts.push('the lines shown now count as seen: the same call may be sent again');
+  if (isObject(d.exhausted) && str(d.exhausted.recovery)) parts.push(`stop: ${d.exhausted.recovery as string}`);
+  if (str(d.content)) parts.push(d.content as string);
+  if (result.terminate === true) parts.push('terminate: stop editing this file in this turn');
+  if (e.retriable === false && result.terminate !== true) parts.push('retriable: false');
+  return block(parts);
+}
+
+/** A fenced Markdown code block that no backtick run inside `text` closes. */
+export function fence(text: string): string {
+  let ticks = '```';
+  while (text.includes(ticks)) ticks += '`';
+  return `${ticks}\n${text.endsWith('\n') ? text : text + '\n'}${ticks}`;
+}
+
+const PREVIEW_LINES = 60;
+
+function preview(text: string): string {
+  const lines = text.split('\n');
+  if (lines.length <= PREVIEW_LINES) return text;
+  return lines.slice(0, PREVIEW_LINES).join('\n') + `\n… (${lines.length - PREVIEW_LINES} more lines)\n`;
+}
+
+export interface Prepared {
+  invocationMessage: string;
+  confirmation?: { title: string; message: string };
+}
+
+/**
+ * What the user sees before a call runs: a one-line progress message, and
+ * for calls that change files a confirmation showing exactly what will be
+ * sent (an edit's ops, a write's content, a patch).
+ */
+export function prepare(spec: ToolSpec, input: unknown): Prepared {
+  const a = isObject(input) ? input : {};
+  const path = str(a.path);
+  switch (spec.command) {
+    case 'hashline.read':
+      return { invocationMessage: `Reading ${path ?? 'a file'} with hashline` };
+    case 'hashline.grep':
+      return { invocationMessage: `Searching ${path ?? 'the workspace'} for /${String(a.pattern ?? '')}/ with hashline` };
+    case 'hashline.edit':
+      return {
+        invocationMessage: `Editing ${path ?? 'a file'} with hashline`,
+        confirmation: {
+          title: `Edit ${path ?? 'a file'}?`,
+          message: `Apply these ops to \`${path ?? '?'}\` at tag \`${String(a.tag ?? '?')}\`:\n\n${fence(String(a.ops ?? ''))}`,
+        },
+      };
+    case 'hashline.write':
+      return {
+        invocationMessage: `Writing ${path ?? 'a file'} with hashline`,
+        confirmation: {
+          title: `Write ${path ?? 'a file'}?`,
+          message: `Create or replace \`${path ?? '?'}\` with:\n\n${fence(preview(String(a.content ?? '')))}`,
+        },
+      };
+    case 'hashline.patch':
+      return {
+        invocationMessage: 'Patching files with hashline',
+        confirmation: { title: 'Apply this patch?', message: fence(preview(String(a.patch ?? ''))) },
+      };
+  }
+  const invocationMessage = `Running ${spec.displayName}`;
+  if (READ_ONLY.has(spec.command)) return { invocationMessage };
+  return {
+    invocationMessage,
+    confirmation: { title: `Run ${spec.displayName}?`, message: fence(JSON.stringify(a, null, 2)) },
+  };
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (isObject(err) && typeof err.message === 'string') return err.message;
+  return String(err);
+}
+
+/** One language-model tool backed by one server command. */
+export class HashlineTool implements vscode.LanguageModelTool<Record<string, unknown>> {
+  constructor(
+    readonly spec: ToolSpec,
+    private readonly runner: CommandRunner,
+    private readonly api: LmApi,
+  ) {}
+
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
+    // The input goes to the server as it came: the schema the model saw is
+    // the server's own, so the server does the validating.
+    const args = isObject(options.input) ? { ...options.input } : {};
+    let text: string;
+    try {
+      text = renderResult(await this.runner.execute(this.spec.command, args, token));
+    } catch (err) {
+      text = `TOOL_FAILED: ${this.spec.command} did not run: ${errorText(err)}\n`;
+    }
+    return new this.api.LanguageModelToolResult([new this.api.LanguageModelTextPart(text)]);
+  }
+
+  prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>,
+  ): vscode.PreparedToolInvocation {
+    const p = prepare(this.spec, options.input);
+    const out: vscode.PreparedToolInvocation = { invocationMessage: p.invocationMessage };
+    if (p.confirmation) {
+      out.confirmationMessages = {
+        title: p.confirmation.title,
+        message: new this.api.MarkdownString(p.confirmation.message),
+      };
+    }
+    return out;
+  }
+}

@@ -1,0 +1,266 @@
+// The tool plumbing with the language client and the VS Code API faked:
+// what reaches the server, what the model reads back, and what the user is
+// asked before a call that changes files.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import toolEntries from '../../src/generated/tools.json';
+import { fence, HashlineTool, prepare, renderResult, type CommandRunner, type LmApi, type ToolSpec } from '../../src/tools';
+
+// Stand-ins for the vscode classes: they keep what they were given.
+class TextPart {
+  constructor(readonly value: string) {}
+}
+class ToolResult {
+  constructor(readonly content: unknown[]) {}
+}
+class Markdown {
+  constructor(readonly value: string) {}
+}
+const api = { LanguageModelToolResult: ToolResult, LanguageModelTextPart: TextPart, MarkdownString: Markdown } as unknown as LmApi;
+
+interface Call {
+  command: string;
+  args: Record<string, unknown>;
+}
+
+function fakeRunner(answer: (c: Call) => unknown): { runner: CommandRunner; calls: Call[] } {
+  const calls: Call[] = [];
+  return {
+    calls,
+    runner: {
+      async execute(command, args) {
+        const c = { command, args };
+        calls.push(c);
+        return answer(c);
+      },
+    },
+  };
+}
+
+const spec = (name: string): ToolSpec => {
+  const e = (toolEntries as ToolSpec[]).find((t) => t.name === name);
+  assert.ok(e, `${name} is in src/generated/tools.json`);
+  return e;
+};
+
+async function invokeText(tool: HashlineTool, input: Record<string, unknown>): Promise<string> {
+  const res = (await tool.invoke({ input, toolInvocationToken: undefined } as never)) as unknown as ToolResult;
+  assert.ok(res instanceof ToolResult, 'invoke returns a LanguageModelToolResult');
+  assert.equal(res.content.length, 1);
+  const part = res.content[0];
+  assert.ok(part instanceof TextPart, 'the result is one LanguageModelTextPart');
+  return part.value;
+}
+
+const READ_OK = {
+  ok: true,
+  content: '[greet.py#15E4]\n1:def greet(name):\n2:    return f"hello {name}"\n',
+  tag: '15E4',
+  path: 'greet.py',
+  root: '/ws',
+  offset: 1,
+  lineCount: 2,
+  totalLines: 2,
+  truncated: false,
+  fileBytes: 40,
+};
+
+const TAG_MISMATCH = {
+  ok: false,
+  error: {
+    code: 'EDIT_TAG_MISMATCH',
+    message: 'greet.py changed since the read tagged 15E4: rebuild the ops against the lines below (tag 9A0C), or read again',
+    retriable: true,
+    details: { liveTag: '9A0C', lines: [2], content: '[greet.py#9A0C]\n2:    return f"hey {name}"\n' },
+  },
+};
+
+describe('argument forwarding', () => {
+  it('sends each tool to its own command with the input unchanged', async () => {
+    for (const e of toolEntries as ToolSpec[]) {
+      const { runner, calls } = fakeRunner(() => ({ ok: true }));
+      const input = { path: 'a/b.txt', tag: 'ABCD', ops: 'PUT 1.=1:\n+x\n', extra: [1, { n: 2 }] };
+      await invokeText(new HashlineTool(e, runner, api), input);
+      assert.deepEqual(calls, [{ command: e.command, args: input }], e.name);
+    }
+  });
+
+  it('maps the tools onto the hashline.* commands', () => {
+    const m = Object.fromEntries((toolEntries as ToolSpec[]).map((t) => [t.name, t.command]));
+    assert.equal(m.hashline_read, 'hashline.read');
+    assert.equal(m.hashline_grep, 'hashline.grep');
+    assert.equal(m.hashline_write, 'hashline.write');
+    assert.equal(m.hashline_edit, 'hashline.edit');
+  });
+
+  it('does not share the input object with the server call', async () => {
+    const { runner, calls } = fakeRunner(() => ({ ok: true }));
+    const input = { path: 'x' };
+    await invokeText(new HashlineTool(spec('hashline_read'), runner, api), input);
+    assert.notEqual(calls[0].args, input);
+  });
+});
+
+describe('result rendering', () => {
+  it('gives a read its numbered content', async () => {
+    const { runner } = fakeRunner(() => READ_OK);
+    const text = await invokeText(new HashlineTool(spec('hashline_read'), runner, api), { path: 'greet.py' });
+    assert.equal(text, READ_OK.content);
+  });
+
+  it('adds a read notice', () => {
+    assert.equal(renderResult({ ...READ_OK, notice: 'showing lines 1-2 of 900' }), READ_OK.content + 'note: showing lines 1-2 of 900\n');
+  });
+
+  it('gives an edit its header, diff and warnings', async () => {
+    const { runner } = fakeRunner(() => ({
+      ok: true,
+      path: 'greet.py',
+      tag: '771F',
+      header: '[greet.py#771F]',
+      resolved: [],
+      warnings: [{ kind: 'drift', message: 'the editor reformatted line 2' }],
+      diff: '--- a/greet.py\n+++ b/greet.py\n@@ -2 +2 @@\n-    return 1\n+    return 2\n',
+    }));
+    const text = await invokeText(new HashlineTool(spec('hashline_edit'), runner, api), { path: 'greet.py', tag: '15E4', ops: 'PUT 2.=2:\n+    return 2\n' });
+    assert.equal(
+      text,
+      '[greet.py#771F]\n--- a/greet.py\n+++ b/greet.py\n@@ -2 +2 @@\n-    return 1\n+    return 2\nwarning: the editor reformatted line 2\n',
+    );
+  });
+
+  it('reports a removed file', () => {
+    assert.equal(renderResult({ ok: true, path: 'old.txt', removed: true, header: '', diff: '', warnings: [] }), 'removed old.txt\n');
+  });
+
+  it('gives a write its header', () => {
+    assert.equal(renderResult({ ok: true, path: 'n.txt', tag: 'AB12', header: '[n.txt#AB12]', created: true, warnings: [] }), '[n.txt#AB12]\n');
+  });
+
+  it('gives grep its content, file list or counts', () => {
+    assert.equal(renderResult({ ok: true, matches: [], tags: {}, content: '[a.go#1111]\n3:x\n', truncated: false }), '[a.go#1111]\n3:x\n');
+    assert.equal(renderResult({ ok: true, matches: [], tags: {}, content: '', files: ['a.go', 'b.go'], truncated: false }), 'a.go\nb.go\n');
+    assert.equal(renderResult({ ok: true, matches: [], tags: {}, content: '', counts: { 'b.go': 1, 'a.go': 3 }, truncated: false }), 'a.go:3\nb.go:1\n');
+  });
+
+  it('says something for a grep that matched nothing', () => {
+    const text = renderResult({ ok: true, matches: [], tags: {}, content: '', truncated: false });
+    assert.ok(text.length > 0);
+  });
+
+  it('gives a patch one header per file', () => {
+    assert.equal(
+      renderResult({ ok: true, files: [{ path: 'a', tag: '1111', header: '[a#1111]' }, { path: 'b', tag: '2222', header: '[b#2222]' }] }),
+      '[a#1111]\n[b#2222]\n',
+    );
+  });
+
+  it('gives a failure its code, message, live tag and lines', async () => {
+    const { runner } = fakeRunner(() => TAG_MISMATCH);
+    const text = await invokeText(new HashlineTool(spec('hashline_edit'), runner, api), { path: 'greet.py', tag: '15E4', ops: 'PUT 2.=2:\n+x\n' });
+    assert.equal(
+      text,
+      'EDIT_TAG_MISMATCH: greet.py changed since the read tagged 15E4: rebuild the ops against the lines below (tag 9A0C), or read again\n' +
+        'live tag: 9A0C\nlines: 2\n[greet.py#9A0C]\n2:    return f"hey {name}"\n',
+    );
+  });
+
+  it('keeps the op, the merge note and terminate', () => {
+    const text = renderResult({
+      ok: false,
+      terminate: true,
+      error: {
+        code: 'EDIT_LINES_UNSEEN',
+        message: 'line 9 was never shown',
+        retriable: true,
+        details: { op: 2, opText: 'PUT 9.=9:', merged: true, content: '[f#AAAA]\n9:x\n' },
+      },
+    });
+    assert.match(text, /^EDIT_LINES_UNSEEN: line 9 was never shown\n/);
+    assert.match(text, /\nop 2: PUT 9\.=9:\n/);
+    assert.match(text, /may be sent again/);
+    assert.match(text, /\[f#AAAA\]\n9:x\n/);
+    assert.match(text, /terminate: /);
+  });
+
+  it('turns a server that cannot be reached into TOOL_FAILED text, not a throw', async () => {
+    const runner: CommandRunner = {
+      async execute() {
+        throw new Error('hashline-ls was not found on PATH');
+      },
+    };
+    const text = await invokeText(new HashlineTool(spec('hashline_read'), runner, api), { path: 'x' });
+    assert.equal(text, 'TOOL_FAILED: hashline.read did not run: hashline-ls was not found on PATH\n');
+  });
+
+  it('turns a protocol error object into TOOL_FAILED text', async () => {
+    const runner: CommandRunner = {
+      async execute() {
+        throw { code: -32602, message: 'the arguments of hashline.read must be one JSON object' };
+      },
+    };
+    const text = await invokeText(new HashlineTool(spec('hashline_read'), runner, api), { path: 'x' });
+    assert.match(text, /^TOOL_FAILED: hashline.read did not run: the arguments of hashline.read must be one JSON object\n$/);
+  });
+
+  it('does not hide a result it does not understand', () => {
+    assert.match(renderResult(null), /^TOOL_FAILED: /);
+    assert.equal(renderResult({ ok: true, something: 1 }), '{"something":1}\n');
+  });
+});
+
+describe('prepareInvocation', () => {
+  const tool = (name: string) => new HashlineTool(spec(name), fakeRunner(() => ({})).runner, api);
+
+  it('asks before an edit and shows its ops, path and tag', () => {
+    const ops = 'PUT 2.=2:\n+    return f"hi {name}"\n';
+    const p = tool('hashline_edit').prepareInvocation({ input: { path: 'greet.py', tag: '15E4', ops } } as never);
+    assert.equal(p.invocationMessage, 'Editing greet.py with hashline');
+    assert.ok(p.confirmationMessages);
+    assert.equal(p.confirmationMessages.title, 'Edit greet.py?');
+    const md = p.confirmationMessages.message as unknown as Markdown;
+    assert.ok(md instanceof Markdown, 'the message is a MarkdownString');
+    assert.equal(md.value, 'Apply these ops to `greet.py` at tag `15E4`:\n\n```\nPUT 2.=2:\n+    return f"hi {name}"\n```');
+  });
+
+  it('asks before a write and shows the content', () => {
+    const p = tool('hashline_write').prepareInvocation({ input: { path: 'n.txt', content: 'a\nb\n' } } as never);
+    assert.equal(p.confirmationMessages?.title, 'Write n.txt?');
+    assert.match((p.confirmationMessages?.message as unknown as Markdown).value, /```\na\nb\n```$/);
+  });
+
+  it('shortens a long write in the confirmation', () => {
+    const content = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n');
+    const p = prepare(spec('hashline_write'), { path: 'big.txt', content });
+    assert.match(p.confirmation?.message ?? '', /more lines\)/);
+    assert.ok(!(p.confirmation?.message ?? '').includes('line 150'));
+  });
+
+  it('runs reads and greps without asking', () => {
+    const r = tool('hashline_read').prepareInvocation({ input: { path: 'greet.py' } } as never);
+    assert.equal(r.invocationMessage, 'Reading greet.py with hashline');
+    assert.equal(r.confirmationMessages, undefined);
+    const g = tool('hashline_grep').prepareInvocation({ input: { pattern: 'TODO' } } as never);
+    assert.equal(g.invocationMessage, 'Searching the workspace for /TODO/ with hashline');
+    assert.equal(g.confirmationMessages, undefined);
+  });
+
+  it('asks before a patch and shows it', () => {
+    const p = prepare({ name: 'hashline_patch', command: 'hashline.patch', displayName: 'Patch files (hashline)' }, { patch: '--- a.txt\n1:ab|x\n' });
+    assert.equal(p.confirmation?.title, 'Apply this patch?');
+    assert.match(p.confirmation?.message ?? '', /1:ab\|x/);
+  });
+
+  it('asks before any command it does not know to be read-only', () => {
+    const p = prepare({ name: 'hashline_future', command: 'hashline.future', displayName: 'Future (hashline)' }, { path: 'x' });
+    assert.ok(p.confirmation, 'an unknown command asks first');
+    assert.match(p.confirmation.message, /"path": "x"/);
+  });
+
+  it('fences ops that hold backticks so they cannot close the block', () => {
+    const f = fence('+```\n');
+    assert.equal(f, '````\n+```\n````');
+  });
+});
