@@ -70,8 +70,7 @@ func Tools() []Tool {
 		},
 		{
 			Name: "hashline_edit", Command: "hashline.edit", DisplayName: "Edit file (hashline)",
-			Description: "Edit one file by line numbers of your latest read. Name the lines to change and give only their new text; the server checks the tag and that you were shown every line you touch, or writes nothing and says what to do. " +
-				"Ops: PUT N.=M: then +rows replaces lines N-M; PUT <N: / PUT >N: then +rows inserts before/after line N; PUT >$: appends; CUT N.=M deletes. Every new line is a + row. See the guidance for the full language.",
+			Description: editDescription,
 			InputSchema: obj([]string{"path", "tag", "ops"}, map[string]any{
 				"path": str(pathDesc + " The file must exist; create files with hashline_write."),
 				"tag":  map[string]any{"type": "string", "pattern": "^[0-9A-Fa-f]{4}$", "description": "The 4-hex TAG from the [path#TAG] header of your latest read, grep, write or edit of this file."},
@@ -96,6 +95,20 @@ func Tools() []Tool {
 		},
 	}
 }
+
+// editDescription carries the essentials of the guide, because some hosts
+// give a model only the tool descriptions.
+const editDescription = `Edit one file by the line numbers of your latest hashline_read (or grep, write, edit) of it, giving only new text. The server checks the TAG of that read's [path#TAG] header against the file as it is now, and that you were shown every line you touch; otherwise it writes nothing and says what to do.
+Ops, one header per line; line numbers are those of the tagged read, never shifted by earlier ops of the same call:
+PUT N.=M: then + rows: replace lines N..M (one line: PUT N.=N:)
+PUT <N: / PUT >N: then + rows: insert before / after line N (PUT <1: is the top of the file)
+PUT >$: then + rows: append at the end
+PUT N*: / PUT >N*: then + rows: replace / insert after the block (function, class, section) that opens at line N
+CUT N.=M: delete lines N..M (CUT N.=M @name also keeps them; PUT >K @name pastes them, in this file or another)
+REM: delete the file (alone in its call). MV dest: move the file after the other ops.
+Every new line is a + row: +text writes text exactly, leading spaces kept; a bare + is an empty line; ++x writes +x. There are no -old rows and no context rows.
+Rules: a range names only lines whose text changes (to add lines use <N, >N or >$, never a range that restates a neighbour); an empty PUT is not a delete (use CUT); a PUT with rows ends its header with a colon; after each edit use the tag it returns, and read again before editing lines you have not seen since.
+On failure: EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN carry the live tag and the current lines around your anchors (changed ones marked >>>): rebuild the ops against them. EDIT_LINES_UNSEEN shows the lines you were never shown: when it says they now count as shown, send the same call again. EDIT_PARSE_FAILED shows the corrected op. terminate: true means stop editing that file in this turn.`
 
 // hostProps are arguments the host sets, not the model: who is asking and
 // which prompt the call belongs to (DESIGN §3).
