@@ -120,6 +120,9 @@ func (g *gate) run() (*Plan, error) {
 		if p != nil || err != nil {
 			return p, err
 		}
+		if err := g.sequence(); err != nil {
+			return nil, err
+		}
 		return nil, g.reject(why, lines, true)
 	}
 	if g.positionStable() {
@@ -127,14 +130,27 @@ func (g *gate) run() (*Plan, error) {
 	}
 	versions := g.s.store.Lookup(g.req.Path, g.tag)
 	if len(versions) == 0 {
+		if err := g.sequence(); err != nil {
+			return nil, err
+		}
 		return nil, g.unknown()
 	}
 	p, why, lines, err := g.recoverDrift(versions)
 	if p != nil || err != nil {
 		return p, err
 	}
+	if err := g.sequence(); err != nil {
+		return nil, err
+	}
 	return nil, g.reject(why, lines, false)
 }
+
+// sequence is checked before a tag failure is reported: a paste before
+// any capture, or of an ambiguous anonymous register, is not what a fresh
+// read would fix, and §8.3 forbids reporting it as a tag mismatch. It runs
+// before the refusal records the rows it shows, so a call refused for its
+// ops records nothing.
+func (g *gate) sequence() error { return checkSequence(g.patch.Ops, g.s.regs.has) }
 
 // stable is branch B: every op sits at the head or the end of the file,
 // which no drift moves.
@@ -196,6 +212,9 @@ func (g *gate) build(t *Text, snap *Snapshot) (*Plan, error) {
 	if !p.Remove && p.Move == "" && (len(p.Hunks) == 0 || p.New.Digest() == t.Digest() && p.New.Normalized() == t.Normalized()) {
 		return nil, g.noChange(prog)
 	}
+	if sc := syntaxOf(g.req.Blocks); sc != nil && !p.Remove {
+		return g.retain(sc, t, p, prog, edits, cb)
+	}
 	return p, nil
 }
 
@@ -205,7 +224,7 @@ func (g *gate) plan(prog *program, edits []ir, t *Text, cb *clipboard) *Plan {
 		Path:     g.req.Path,
 		Old:      t,
 		Resolved: prog.resolved,
-		Warnings: append([]Warning(nil), g.patch.Warnings...),
+		Warnings: append(append([]Warning(nil), g.patch.Warnings...), prog.warnings...),
 		Summary:  describeOps(g.patch.Ops),
 		captures: cb.committed(),
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/hashline/blocks"
 )
 
 // nextStepCue matches the imperative verbs a message uses to name the next
@@ -46,9 +47,8 @@ func TestRetriableMatchesContract(t *testing.T) {
 	}
 }
 
-// Every code of §11 but EDIT_REPAIR_AMBIGUOUS (boundary repair is not built),
-// and INVALID_ARGUMENT, comes out of a real Session.Plan call, never only
-// out of a constructor.
+// Every code of §11, and INVALID_ARGUMENT, comes out of a real Session.Plan
+// call, never only out of a constructor.
 func TestEveryCodeIsProduced(t *testing.T) {
 	t.Parallel()
 	type scenario struct {
@@ -99,6 +99,14 @@ func TestEveryCodeIsProduced(t *testing.T) {
 		{"ops header for another file", plain("a\n", "[g.txt#0000]\nPUT 1.=1:\n+b")},
 		{"too many ops", plain("a\n", strings.Repeat("PUT >$:\n+x\n", hashline.MaxOpsPerCall+1))},
 		{"capture too large", plain(strings.Repeat("x\n", hashline.MaxCaptureLines+1), "CUT 1.="+strconv.Itoa(hashline.MaxCaptureLines+1))},
+		// The range swallows two closing braces the body closes only one
+		// of: keeping either one parses, and the two texts differ.
+		{"repair candidates tied", func(t *testing.T) error {
+			f := readFixture(t, "a.go", "package a\n\nfunc F() {\n\tif x {\n\t\ta()\n\t}\n}\n")
+			f.blocks = blocks.New()
+			_, err := f.plan("PUT 6.=7:\n+\t\tc() }")
+			return err
+		}},
 	}
 	produced := map[hashline.Code][]string{}
 	for _, sc := range scenarios {
@@ -121,8 +129,7 @@ func TestEveryCodeIsProduced(t *testing.T) {
 	}
 	var missing []string
 	for code := range retriable {
-		switch code {
-		case hashline.CodeRepairAmbiguous, hashline.CodeRetryBudgetExhausted:
+		if code == hashline.CodeRetryBudgetExhausted {
 			continue
 		}
 		if len(produced[code]) == 0 {

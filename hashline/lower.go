@@ -57,12 +57,16 @@ type program struct {
 	// anchors holds, per op, the lines it must have been shown (§9.1);
 	// the head and tail gaps need none.
 	anchors [][]int
+	// locs holds, per op, its locator with blocks resolved to ranges.
+	locs []Locator
+	// warnings name what lowering repaired (§8.4).
+	warnings []Warning
 }
 
 // lower turns ops into IR against t, resolves blocks and checks every
 // position (§7.3). It does not read registers.
 func lower(t *Text, path string, ops []Op, blocks BlockResolver) (*program, error) {
-	p := &program{text: t, ops: ops, anchors: make([][]int, len(ops))}
+	p := &program{text: t, ops: ops, anchors: make([][]int, len(ops)), locs: make([]Locator, len(ops))}
 	n := t.Len()
 	for i := range ops {
 		op := &ops[i]
@@ -89,6 +93,7 @@ func lower(t *Text, path string, ops []Op, blocks BlockResolver) (*program, erro
 		if err := checkLocator(op, loc, n); err != nil {
 			return nil, err
 		}
+		p.locs[i] = loc
 		switch loc.Kind {
 		case LocRange:
 			p.anchors[i] = appendRange(p.anchors[i], loc.N, loc.M)
@@ -126,6 +131,7 @@ func lower(t *Text, path string, ops []Op, blocks BlockResolver) (*program, erro
 	if err := p.checkOverlaps(); err != nil {
 		return nil, err
 	}
+	p.dropEchoes()
 	return p, nil
 }
 
@@ -347,6 +353,32 @@ func checkCapture(op *Op, lines []string) error {
 		}
 		return &Error{Code: CodeInvalidArgument, Details: Details{Field: "ops", Op: op.Index, OpText: op.Text, Limit: limit},
 			Message: fmt.Sprintf("op %d (%s) captures %s (%d bytes), over the register limit of %d lines or %d MiB: cut the block in smaller pieces over several calls", op.Index, clip(op.Text, 60), lineCount(len(lines)), size, MaxCaptureLines, MaxCaptureBytes>>20)}
+	}
+	return nil
+}
+
+// checkSequence runs the register reads of the pre-pass on the ops alone,
+// with no text: a paste before any capture, from an empty register, or of
+// an ambiguous anonymous one is wrong whatever the file holds, so a call
+// the tag gates would refuse reports it as itself instead (§8.3). named
+// only looks: a register's recency is for the reads of calls that get as
+// far as expanding their pastes.
+func checkSequence(ops []Op, named func(string) bool) error {
+	cb := &clipboard{pending: map[string][]string{}, named: func(name string) ([]string, bool) {
+		return nil, named(name)
+	}}
+	for i := range ops {
+		op := &ops[i]
+		switch {
+		case op.Kind == OpCut && op.Register == "":
+			cb.anon = append(cb.anon, nil)
+		case op.Kind == OpCut:
+			cb.pending[op.Register] = nil
+		case op.Kind == OpPaste:
+			if _, err := cb.read(op, op.Register, ops); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -119,6 +119,7 @@ const (
 	WarnStripped  = "stripped"
 	WarnLanded    = "landed"
 	WarnPath      = "path"
+	WarnRepaired  = "repaired"
 )
 
 // Parse reads the ops argument of an edit (§7). It checks only the text: line

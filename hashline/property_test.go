@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -223,11 +224,61 @@ type mresult struct {
 	captures map[string][]string
 	consumed map[string][]int // content → original lines consumed with it
 	code     Code             // the failure the call must end in, "" if none
+	repaired int              // echo rows dropped, one warning each
 }
 
 // runModel splices ops into orig. session holds the named registers kept
 // from earlier calls.
 func runModel(orig []string, ops []mop, session map[string][]string) mresult {
+	ops, repaired := modelEchoes(orig, ops)
+	res := spliceModel(orig, ops, session)
+	res.repaired = repaired
+	return res
+}
+
+// saysSomething is the model's reading of "holds a letter or a digit".
+var saysSomething = regexp.MustCompile(`[\pL\p{Nd}]`)
+
+// modelEchoes applies the echo rule of §8.4 to ops written against then:
+// a PUT over a range whose body has two rows or more loses its first row
+// when that row is exactly line N-1, and then, if two rows or more are
+// still left, its last row when it is exactly line M+1, each only when that
+// line is claimed by no op of the call and holds a letter or a digit. It
+// returns new ops (the argument is not changed) and how many rows went.
+// Ops that do not fit then are left for spliceModel to refuse.
+func modelEchoes(then []string, ops []mop) ([]mop, int) {
+	claimed := map[int]bool{}
+	for _, o := range ops {
+		for _, c := range o.loc.claims() {
+			claimed[c] = true
+		}
+	}
+	echo := func(row string, line int) bool {
+		return line >= 1 && line <= len(then) && !claimed[line] && row == then[line-1] && saysSomething.MatchString(row)
+	}
+	out := slices.Clone(ops)
+	dropped := 0
+	for i, o := range out {
+		l := o.loc
+		if o.verb != mPut || l.kind != 'r' || l.n > l.m || l.m > len(then) {
+			continue
+		}
+		body := o.body
+		if len(body) >= 2 && echo(body[0], l.n-1) {
+			body = body[1:]
+			dropped++
+		}
+		if len(body) >= 2 && echo(body[len(body)-1], l.m+1) {
+			body = body[:len(body)-1]
+			dropped++
+		}
+		out[i].body = body
+	}
+	return out, dropped
+}
+
+// spliceModel splices ops into orig as written, echo rows and all.
+func spliceModel(orig []string, ops []mop, session map[string][]string) mresult {
 	n := len(orig)
 	res := mresult{captures: map[string][]string{}, consumed: map[string][]int{}}
 	for _, o := range ops {
@@ -416,6 +467,16 @@ func checkPlan(p *Plan, old *Text, res mresult) error {
 	}
 	if got, want := p.New.Tag(), modelTag(p.New.Raw()); got != want {
 		return fmt.Errorf("New.Tag() %s, model tag %s", got, want)
+	}
+	// Every echo row dropped is named in a warning of its own (§8.4).
+	repaired := 0
+	for _, w := range p.Warnings {
+		if w.Kind == WarnRepaired {
+			repaired++
+		}
+	}
+	if repaired != res.repaired {
+		return fmt.Errorf("%d repair warnings, the model dropped %d echo rows: %+v", repaired, res.repaired, p.Warnings)
 	}
 	return nil
 }
@@ -1010,6 +1071,9 @@ func runPropCase(t testing.TB, seed uint64, stats map[string]int) {
 			c.fail(step, live.Raw(), useTag, text, "planning changed the session before commit")
 		}
 		c.stats["planned"]++
+		if res.repaired > 0 {
+			c.stats["planned with echo rows dropped"]++
+		}
 		if stale {
 			c.stats["planned on a stale tag (branch B)"]++
 		}
@@ -1068,7 +1132,10 @@ func staleOracle(then, now []string, pos []int, ops []mop, session map[string][]
 			return mresult{}, "refuse"
 		}
 	}
-	moved := slices.Clone(ops)
+	// Echo rows restate lines of the text the ops were written against,
+	// so that is the text they are judged on, before the ops move.
+	echoed, repaired := modelEchoes(then, ops)
+	moved := slices.Clone(echoed)
 	for i, o := range ops {
 		switch {
 		case o.loc.kind == 'r':
@@ -1077,7 +1144,8 @@ func staleOracle(then, now []string, pos []int, ops []mop, session map[string][]
 			moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
 		}
 	}
-	res := runModel(now, moved, session)
+	res := spliceModel(now, moved, session)
+	res.repaired = repaired
 	if res.code != "" || slices.Equal(res.texts(), now) {
 		return mresult{}, "refuse"
 	}
@@ -1092,6 +1160,7 @@ func atSomeOffset(p *Plan, live *Text, then, now []string, ops []mop, session ma
 	for _, o := range ops {
 		anchors = append(anchors, o.loc.claims()...)
 	}
+	echoed, repaired := modelEchoes(then, ops)
 	for off := -len(then); off <= len(now); off++ {
 		pos := make([]int, len(then)+1)
 		fits := true
@@ -1102,7 +1171,7 @@ func atSomeOffset(p *Plan, live *Text, then, now []string, ops []mop, session ma
 		if !fits {
 			continue
 		}
-		moved := slices.Clone(ops)
+		moved := slices.Clone(echoed)
 		for i, o := range ops {
 			switch {
 			case o.loc.kind == 'r':
@@ -1111,7 +1180,9 @@ func atSomeOffset(p *Plan, live *Text, then, now []string, ops []mop, session ma
 				moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
 			}
 		}
-		if res := runModel(now, moved, session); res.code == "" && checkPlan(p, live, res) == nil {
+		res := spliceModel(now, moved, session)
+		res.repaired = repaired
+		if res.code == "" && checkPlan(p, live, res) == nil {
 			return true
 		}
 	}

@@ -27,6 +27,13 @@ func (r *Registers) Get(name string) ([]string, bool) {
 	return reg.lines, true
 }
 
+// has reports whether register name holds lines, without making it any
+// warmer.
+func (r *Registers) has(name string) bool {
+	_, ok := r.named[name]
+	return ok
+}
+
 // Set stores lines in register name, evicting the coldest register when the
 // file is full.
 func (r *Registers) Set(name string, lines []string) {

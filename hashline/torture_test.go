@@ -24,7 +24,9 @@ import (
 //   - the edit is recoverable when every line it consumes or anchors on
 //     survived unchanged, all moved by one offset (so nothing was inserted
 //     inside a consumed range); its true result is then the edit applied to
-//     the live text at those lines, the head and the end staying put;
+//     the live text at those lines, the head and the end staying put, less
+//     the + rows that restate a line just outside their range in the text
+//     read (§8.4's echo rule is part of what the edit means);
 //   - a success must equal that result byte for byte; any other success is
 //     a wrong write, and one is too many;
 //   - a refusal must be EDIT_TAG_MISMATCH with the live tag, and write
@@ -474,6 +476,7 @@ type ttruth struct {
 	offset      int
 	want        []string // the edit applied to the live text at the true lines
 	noop        bool     // recoverable, but the edit leaves the live text as it is
+	repaired    int      // echo rows the edit drops (§8.4), one warning each
 }
 
 func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string][]string) ttruth {
@@ -482,14 +485,21 @@ func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string
 		anchors = append(anchors, o.loc.claims()...)
 	}
 	var tr ttruth
+	// The echo rule of §8.4 is part of what the edit means: a + row that
+	// restates the line just outside its range says that line stays. It is
+	// judged on the text the edit was written against, before any line
+	// moves.
+	echoed, repaired := modelEchoes(orig, ops)
 	// A change to trailing whitespace alone keeps the tag and moves no line
-	// (DESIGN §9, branch A): the edit applies where it was written.
+	// (DESIGN §9, branch A): the edit applies where it was written, to the
+	// live text, which is then the text its tag names.
 	if thashForm(orig) == thashForm(live) {
 		tr.recoverable = true
 		pos = make([]int, len(orig)+1)
 		for i := range pos {
 			pos[i] = i
 		}
+		echoed, repaired = modelEchoes(live, ops)
 	} else {
 		tr.recoverable = true
 		for k, a := range anchors {
@@ -504,7 +514,7 @@ func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string
 		return tr
 	}
 	moved := make([]mop, len(ops))
-	for i, o := range ops {
+	for i, o := range echoed {
 		moved[i] = o
 		switch o.loc.kind {
 		case 'r':
@@ -517,10 +527,11 @@ func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string
 			}
 		}
 	}
-	res := runModel(live, moved, session)
+	res := spliceModel(live, moved, session)
 	if res.code != "" {
 		panic(fmt.Sprintf("the model refuses the remapped ops: %s", res.code))
 	}
+	tr.repaired = repaired
 	tr.want = res.texts()
 	tr.noop = slices.Equal(tr.want, live)
 	return tr
@@ -652,6 +663,7 @@ type tortureStats struct {
 	refusedNoop                       int
 	recoverable                       int // not no-ops: recovered, or refused
 	remapped                          int
+	echoed                            int // writes that dropped echo rows
 	reasons                           map[string]int
 	verdicts                          map[string]int // of refusals the oracle calls recoverable
 	samples                           []string       // of the clear refusals
@@ -670,6 +682,7 @@ func (s *tortureStats) add(o *tortureStats) {
 	s.refusedNoop += o.refusedNoop
 	s.recoverable += o.recoverable
 	s.remapped += o.remapped
+	s.echoed += o.echoed
 	for k, v := range o.reasons {
 		s.reasons[k] += v
 	}
@@ -835,9 +848,25 @@ func runTorture(seed uint64, st *tortureStats, verbose func(string)) {
 		return
 	}
 	// The warnings name the cause: branch B's drift; branch C's external
-	// change, and its line remap exactly when the lines moved.
+	// change, and its line remap exactly when the lines moved. Beside them
+	// stands one repair warning per echo row dropped, and no other.
 	var drift, external, remap bool
+	var warnings []Warning
+	repaired := 0
 	for _, w := range p.Warnings {
+		if w.Kind == WarnRepaired {
+			repaired++
+			continue
+		}
+		warnings = append(warnings, w)
+	}
+	if repaired != tr.repaired {
+		st.failures = append(st.failures, describe(fmt.Sprintf("%d repair warnings, want %d: %+v", repaired, tr.repaired, p.Warnings)))
+	}
+	if tr.repaired > 0 {
+		st.echoed++
+	}
+	for _, w := range warnings {
 		switch {
 		case w.Kind == WarnDrift:
 			drift = true
@@ -854,12 +883,12 @@ func runTorture(seed uint64, st *tortureStats, verbose func(string)) {
 	switch {
 	case liveText.Digest() == read.Digest():
 		st.direct++
-		if len(p.Warnings) != 0 {
+		if len(warnings) != 0 {
 			st.failures = append(st.failures, describe(fmt.Sprintf("branch A warnings %+v", p.Warnings)))
 		}
 	case len(anchors) == 0:
 		st.positionStable++
-		if !drift || len(p.Warnings) != 1 {
+		if !drift || len(warnings) != 1 {
 			st.failures = append(st.failures, describe(fmt.Sprintf("branch B warnings %+v", p.Warnings)))
 		}
 	default:
@@ -949,6 +978,7 @@ func TestTorture(t *testing.T) {
 	t.Logf("%d scenarios (seeds %#x..%#x, %d on corpus files): wrong writes %d; recoveries %d (%d with a line remap), branch A %d, branch B %d; refusals %d, of which the oracle calls %d recoverable (ambiguous %d, cheaper %d, context %d, clear %d) and %d no-ops",
 		st.scenarios, base, base+uint64(n)-1, st.corpus, st.wrong, st.recovered, st.remapped, st.direct, st.positionStable,
 		st.refused, st.refusedRecoverable, st.verdicts["ambiguous"], st.verdicts["cheaper"], st.verdicts["context"], st.verdicts["clear"], st.refusedNoop)
+	t.Logf("%d of the writes dropped echo rows (§8.4)", st.echoed)
 	t.Logf("recovered %d of %d recoverable edits (%.2f%%); of those the text decides and the contract permits, %d of %d (%.2f%%, target 95%%)",
 		recovered, st.recoverable, strict, recovered, recovered+st.verdicts["clear"], permitted)
 	type kv struct {

@@ -1,0 +1,412 @@
+package hashline_test
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"hashline-ls/hashline"
+)
+
+// Registers, one row of §7.5 and §8.3 at a time, through Session.Plan and
+// Commit as the edge drives them. A capture shows only through a later
+// paste, so most tests read a register back that way.
+
+const (
+	msgBeforeAnyCapture = "op 1 (PUT >$) pastes before any capture: the anonymous register lives for one call, so write the CUT above the paste in the same ops"
+	msgTwoWaiting       = "op 3 (PUT >$) pastes the anonymous register while 2 CUTs wait in it: name each capture, as in CUT 3.=9 @a and PUT >20 @a"
+)
+
+func msgEmpty(op int, text, reg string) string {
+	return fmt.Sprintf("op %d (%s): register @%s is empty in this session: capture into it first with CUT N.=M @%s (in this call or an earlier one)", op, text, reg, reg)
+}
+
+// pasteOf plans a paste of reg at the end of f and returns the lines it
+// appended, or fails the test.
+func pasteOf(t *testing.T, f *editFixture, reg string) []string {
+	t.Helper()
+	p := f.mustPlan("PUT >$ @" + reg)
+	n := f.live.Len()
+	return p.New.Lines(n+1, p.New.Len())
+}
+
+// §7.5 row 1: the anonymous register is cleared when the call returns.
+func TestAnonymousRegisterLivesOneCall(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.txt", "1\n2\n3\n4\n")
+	p := f.mustPlan("CUT 1.=1\nPUT >3")
+	if want := "2\n3\n1\n4\n"; p.New.Raw() != want {
+		t.Fatalf("move in one call = %q, want %q", p.New.Raw(), want)
+	}
+	f.commit(p)
+	// A capture that is never pasted is a plain delete, and it is gone
+	// with the call too.
+	f.commit(f.mustPlan("CUT 4.=4"))
+	_, err := f.plan("PUT >$")
+	he := wantCode(t, err, hashline.CodeRegisterEmpty)
+	if he.Message != msgBeforeAnyCapture {
+		t.Fatalf("message %q, want %q", he.Message, msgBeforeAnyCapture)
+	}
+}
+
+// §7.5 rows 2 and 4: a named register outlives the call and the file it
+// came from; it holds the lines as captured, whatever happens to the source
+// after.
+func TestNamedRegisterIsCapturedContent(t *testing.T) {
+	t.Parallel()
+	src := readFixture(t, "src.go", "package a\n\nfunc F() {\n\tf()\n}\n")
+	p := src.mustPlan("CUT 3.=5 @fn")
+	if want := "package a\n\n"; p.New.Raw() != want {
+		t.Fatalf("source after CUT = %q, want %q", p.New.Raw(), want)
+	}
+	src.commit(p)
+	want := []string{"func F() {", "\tf()", "}"}
+
+	dst := &editFixture{t: t, s: src.s, path: "dst.go", display: "dst.go", live: hashline.NewText("package b\n")}
+	dst.s.Read("dst.go", "dst.go", dst.live, 1, 10)
+	if got := pasteOf(t, dst, "fn"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("paste in a later call = %q, want %q", got, want)
+	}
+
+	// Rewritten: the source now holds other lines where F was, and a read
+	// of it is the session's latest. The register still holds F.
+	src.change("package a\n\nfunc F() {\n\tg()\n}\n")
+	src.s.Read("src.go", "src.go", src.live, 1, 10)
+	src.commit(src.mustPlan("PUT 4.=4:\n+\th()"))
+	if got := pasteOf(t, dst, "fn"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("paste after the source was rewritten = %q, want %q", got, want)
+	}
+
+	// Deleted: the session forgets the file, not the register.
+	rem := src.mustPlan("REM")
+	src.s.Commit(rem, "src.go", nil)
+	if len(src.s.Snapshots("src.go")) != 0 {
+		t.Fatal("the session still holds the removed file")
+	}
+	if got := pasteOf(t, dst, "fn"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("paste after the source was removed = %q, want %q", got, want)
+	}
+
+	// Overwritten: the register holds the newest capture, and only it.
+	dst.commit(dst.mustPlan("CUT 1.=1 @fn"))
+	if got := pasteOf(t, dst, "fn"); !reflect.DeepEqual(got, []string{"package b"}) {
+		t.Fatalf("paste after a second capture = %q, want the second capture", got)
+	}
+}
+
+// §7.5 row 2: named registers belong to one session, and go with it.
+func TestNamedRegistersPerSession(t *testing.T) {
+	t.Parallel()
+	ss := hashline.NewSessions()
+	on := func(session string) *editFixture {
+		s := ss.Get(session)
+		f := &editFixture{t: t, s: s, path: "f.txt", display: "f.txt", live: hashline.NewText("a\nb\n")}
+		s.Read(f.path, f.display, f.live, 1, 10)
+		return f
+	}
+	one := on("one")
+	p := one.mustPlan("CUT 1.=1 @shared")
+	one.s.Commit(p, one.path, p.New)
+
+	// Another session reading the same file has no such register.
+	two := on("two")
+	_, err := two.plan("PUT >$ @shared")
+	if he := wantCode(t, err, hashline.CodeRegisterEmpty); he.Message != msgEmpty(1, "PUT >$ @shared", "shared") {
+		t.Fatalf("message %q", he.Message)
+	}
+	// The capturing session has it, after the other one's failure too.
+	one = on("one")
+	if got := pasteOf(t, one, "shared"); !reflect.DeepEqual(got, []string{"a"}) {
+		t.Fatalf("paste in the capturing session = %q", got)
+	}
+
+	// An ended session takes its registers along; the name starts afresh.
+	if !ss.End("one") {
+		t.Fatal("End(one) found no session")
+	}
+	again := on("one")
+	_, err = again.plan("PUT >$ @shared")
+	wantCode(t, err, hashline.CodeRegisterEmpty)
+}
+
+// §8.3 item 1: CUT captures the lines as they are and deletes them; the
+// capture keeps each line's text exactly, trailing blanks included, and
+// takes the file's line endings off.
+func TestCutCapturesAndDeletes(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.txt", "keep\r\n\tone  \r\ntwo\r\nkeep too\r\n")
+	p := f.mustPlan("CUT 2.=3 @r")
+	if want := "keep\r\nkeep too\r\n"; p.New.Raw() != want {
+		t.Fatalf("after CUT = %q, want %q", p.New.Raw(), want)
+	}
+	f.commit(p)
+	if got := pasteOf(t, f, "r"); !reflect.DeepEqual(got, []string{"\tone  ", "two"}) {
+		t.Fatalf("captured %q", got)
+	}
+	// Pasted back, the lines take the file's endings again.
+	if p := f.mustPlan("PUT <2 @r"); p.New.Raw() != "keep\r\n\tone  \r\ntwo\r\nkeep too\r\n" {
+		t.Fatalf("pasted back = %q", p.New.Raw())
+	}
+}
+
+// §8.3 item 2: a paste is one insert per captured line at its gap; a span
+// paste replaces its lines with them.
+func TestPasteExpandsToInserts(t *testing.T) {
+	t.Parallel()
+	const six = "1\n2\n3\n4\n5\n6\n"
+	cases := []struct {
+		name, ops, want string
+		hunks           []hashline.Hunk
+	}{
+		{"gap paste", "CUT 1.=2 @m\nPUT >4 @m", "3\n4\n1\n2\n5\n6\n",
+			[]hashline.Hunk{{Start: 0, End: 2}, {Start: 4, End: 4, Lines: []string{"1", "2"}}}},
+		{"head paste", "CUT 5.=6\nPUT <1", "5\n6\n1\n2\n3\n4\n",
+			[]hashline.Hunk{{Start: 0, End: 0, Lines: []string{"5", "6"}}, {Start: 4, End: 6}}},
+		{"span paste", "CUT 1.=1 @m\nPUT 4.=6 @m", "2\n3\n1\n",
+			[]hashline.Hunk{{Start: 0, End: 1}, {Start: 3, End: 6, Lines: []string{"1"}}}},
+		{"one capture pasted twice", "CUT 6.=6 @m\nPUT <1 @m\nPUT >3 @m", "6\n1\n2\n3\n6\n4\n5\n",
+			[]hashline.Hunk{{Start: 0, End: 0, Lines: []string{"6"}}, {Start: 3, End: 3, Lines: []string{"6"}}, {Start: 5, End: 6}}},
+		// A second capture into one name in one call replaces the first for
+		// the pastes after it.
+		{"a name captured twice in one call", "CUT 1.=1 @m\nPUT >2 @m\nCUT 3.=3 @m\nPUT >$ @m", "2\n1\n4\n5\n6\n3\n",
+			[]hashline.Hunk{{Start: 0, End: 1}, {Start: 2, End: 3, Lines: []string{"1"}}, {Start: 6, End: 6, Lines: []string{"3"}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := readFixture(t, "f.txt", six)
+			p := f.mustPlan(c.ops)
+			if p.New.Raw() != c.want {
+				t.Fatalf("new text %q, want %q", p.New.Raw(), c.want)
+			}
+			if !reflect.DeepEqual(p.Hunks, c.hunks) {
+				t.Fatalf("hunks %+v\nwant  %+v", p.Hunks, c.hunks)
+			}
+		})
+	}
+}
+
+// §8.3 item 2's proviso and the sequencing rule: a failed read fails the
+// whole call before any line is deleted, and each sequencing mistake has
+// its own code and message, never a tag mismatch: not with the tag right,
+// not with a stale tag recovery would refuse, not with a tag the session
+// never saw.
+func TestRegisterSequencingErrors(t *testing.T) {
+	t.Parallel()
+	const five = "1\n2\n3\n4\n5\n"
+	cases := []struct {
+		name string
+		ops  string
+		code hashline.Code
+		msg  string
+	}{
+		{"anonymous paste before any capture", "PUT >$\nCUT 1.=1", hashline.CodeRegisterEmpty, msgBeforeAnyCapture},
+		{"two anonymous captures, then a paste", "CUT 1.=1\nCUT 2.=2\nPUT >$", hashline.CodeRegisterAmbiguous, msgTwoWaiting},
+		{"named paste before its capture", "PUT >$ @a\nCUT 1.=1 @a", hashline.CodeRegisterEmpty,
+			"op 1 (PUT >$ @a) pastes @a before op 2 captures it: ops run in the order written, so put CUT 1.=1 @a before the paste"},
+		{"span paste from an empty register", "PUT 2.=3 @none", hashline.CodeRegisterEmpty, msgEmpty(1, "PUT 2.=3 @none", "none")},
+		{"span paste from an empty register after a cut", "CUT 5.=5 @a\nPUT 2.=3 @none", hashline.CodeRegisterEmpty, msgEmpty(2, "PUT 2.=3 @none", "none")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			check := func(how string, err error) {
+				t.Helper()
+				he := wantCode(t, err, c.code)
+				if he.Message != c.msg {
+					t.Fatalf("%s: message %q\nwant %q", how, he.Message, c.msg)
+				}
+				if he.Code.Retriable() {
+					t.Fatalf("%s: %s is retriable", how, he.Code)
+				}
+			}
+			f := readFixture(t, "f.txt", five)
+			before := snapshotsOf(f)
+			_, err := f.plan(c.ops)
+			check("tag right", err)
+
+			old := f.live.Tag()
+			// Line 1 changed: recovery cannot place an op set that names
+			// it, and places the others before their pastes fail; either
+			// way the sequencing error is what comes back.
+			f.change("one\n2\n3\n4\n5\n")
+			_, err = f.s.Plan(f.req(string(old), c.ops), f.live)
+			check("stale tag", err)
+			_, err = f.s.Plan(f.req(otherTag(old), c.ops), f.live)
+			check("unknown tag", err)
+			// Refused for its ops, the call showed nothing and recorded
+			// nothing.
+			if after := snapshotsOf(f); !reflect.DeepEqual(before, after) {
+				t.Fatalf("the session changed:\nbefore %v\nafter  %v", before, after)
+			}
+		})
+	}
+	// Once recovery places every anchor, the register failure is the
+	// ops' own as well.
+	f := readFixture(t, "f.txt", five)
+	old := f.live.Tag()
+	f.change("0\n" + five)
+	_, err := f.s.Plan(f.req(string(old), "CUT 2.=2\nCUT 4.=4\nPUT >$"), f.live)
+	if he := wantCode(t, err, hashline.CodeRegisterAmbiguous); he.Message != msgTwoWaiting {
+		t.Fatalf("message %q", he.Message)
+	}
+}
+
+// §12: a capture holds at most 4,096 lines and 1 MiB; past either, the CUT
+// is refused with INVALID_ARGUMENT naming it, anonymous or named, wherever
+// it stands in the call.
+func TestRegisterCaptureLimits(t *testing.T) {
+	t.Parallel()
+	lines := func(n int) string { return strings.Repeat("x\n", n) }
+	cases := []struct {
+		name, raw, ops string
+		op, limit      int // the refused op and Details.Limit; op 0: success
+	}{
+		{"4096 lines anonymous", lines(4100), "CUT 1.=4096", 0, 0},
+		{"4097 lines anonymous", lines(4100), "PUT >4100:\n+y\nCUT 1.=4097\nPUT >$", 2, hashline.MaxCaptureLines},
+		{"4097 lines named", lines(4100), "CUT 2.=4098 @big", 1, hashline.MaxCaptureLines},
+		// Each line counts its text and one ending: 4 lines of 262143
+		// bytes and their endings are exactly 1 MiB.
+		{"1 MiB", strings.Repeat(strings.Repeat("y", 1<<18-1)+"\n", 5), "CUT 1.=4 @big", 0, 0},
+		{"1 MiB and one byte", strings.Repeat(strings.Repeat("y", 1<<18-1)+"\n", 3) + strings.Repeat("y", 1<<18) + "\nz\n", "CUT 1.=4 @big", 1, hashline.MaxCaptureBytes},
+		{"past both limits", lines(5000) + strings.Repeat("y", 1<<20) + "\n", "CUT 1.=5001", 1, hashline.MaxCaptureBytes},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := hashline.NewSession()
+			live := hashline.NewText(c.raw)
+			s.Record("f", live, hashline.FullLineSet(live.Len()))
+			p, err := s.Plan(hashline.EditRequest{Path: "f", Display: "f", Tag: string(live.Tag()), Ops: c.ops}, live)
+			if c.op == 0 {
+				if err != nil {
+					t.Fatalf("Plan: %v", err)
+				}
+				if p.New.Raw() == c.raw {
+					t.Fatal("the capture changed nothing")
+				}
+				return
+			}
+			he := wantCode(t, err, hashline.CodeInvalidArgument)
+			if he.Details.Op != c.op || he.Details.Field != "ops" || he.Details.Limit != c.limit {
+				t.Fatalf("details %+v, want op %d field ops limit %d", he.Details, c.op, c.limit)
+			}
+			if !strings.HasPrefix(he.Message, "op "+strconv.Itoa(c.op)+" (CUT ") || !strings.HasSuffix(he.Message, "over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls") {
+				t.Fatalf("message %q", he.Message)
+			}
+		})
+	}
+}
+
+// §12: 16 named registers; a new name evicts the coldest, in the order the
+// call captured, and overwriting a name evicts nothing.
+func TestRegisterFileLRU(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "l%d\n", i)
+	}
+	f := readFixture(t, "f.txt", b.String())
+	for i := range hashline.MaxRegisters {
+		f.commit(f.mustPlan("CUT 1.=1 @r" + strconv.Itoa(i)))
+	}
+	// Overwriting r0 warms it and keeps the count at 16: r1 is coldest.
+	f.commit(f.mustPlan("CUT 1.=1 @r0"))
+	for _, name := range []string{"r1", "r15"} {
+		f.commit(f.mustPlan("PUT >$ @" + name))
+	}
+	// The two pastes warmed r1 and r15; r2 and r3 are now the coldest, and
+	// one call capturing two new names evicts both.
+	f.commit(f.mustPlan("CUT 1.=1 @n1\nCUT 2.=2 @n2"))
+	for i := range hashline.MaxRegisters {
+		name := "r" + strconv.Itoa(i)
+		_, err := f.plan("PUT >$ @" + name)
+		switch name {
+		case "r2", "r3":
+			wantCode(t, err, hashline.CodeRegisterEmpty)
+		default:
+			if err != nil {
+				t.Fatalf("@%s: %v", name, err)
+			}
+		}
+	}
+	if got := pasteOf(t, f, "r0"); !reflect.DeepEqual(got, []string{"l17"}) {
+		t.Fatalf("@r0 = %q, want the overwrite", got)
+	}
+}
+
+// §7.4: a paste takes no body rows. The named forms say so with
+// INVALID_ARGUMENT; the anonymous form reads as a PUT missing its colon.
+func TestBodyRowsUnderAPaste(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		ops  string
+		code hashline.Code
+		msg  string
+	}{
+		{"PUT >1 @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT >1 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT >1: with the rows to insert text instead"},
+		{"PUT <1 @a\n+", hashline.CodeInvalidArgument, "op 1 (PUT <1 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT <1: with the rows to insert text instead"},
+		{"PUT >$ @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT >$ @a) pastes register @a and takes no body rows: drop the + rows, or write PUT >$: with the rows to insert text instead"},
+		{"PUT 2.=3 @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT 2.=3 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT 2.=3: with the rows to insert text instead"},
+		{"PUT 2* @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT 2* @a) pastes register @a and takes no body rows: drop the + rows, or write PUT 2*: with the rows to insert text instead"},
+		{"CUT 1.=1 @a\nPUT >2 @a\n+x", hashline.CodeInvalidArgument, "op 2 (PUT >2 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT >2: with the rows to insert text instead"},
+		{"CUT 1.=1\nPUT >2\n+x", hashline.CodeParseFailed, "op 2 (PUT >2): a PUT with body rows must end its header with :, for example PUT >2:"},
+	}
+	for _, c := range cases {
+		f := readFixture(t, "f.txt", "1\n2\n3\n")
+		_, err := f.plan(c.ops)
+		if he := wantCode(t, err, c.code); he.Message != c.msg {
+			t.Fatalf("%q: message %q\nwant %q", c.ops, he.Message, c.msg)
+		}
+	}
+	// The capture in the refused call was not kept.
+	f := readFixture(t, "f.txt", "1\n2\n3\n")
+	_, _ = f.plan("CUT 1.=1 @a\nPUT >2 @a\n+x")
+	_, err := f.plan("PUT >$ @a")
+	wantCode(t, err, hashline.CodeRegisterEmpty)
+}
+
+// A named capture is the session's only once the call's write landed:
+// a call that fails at any gate, or a plan never committed, keeps none.
+func TestFailedCallKeepsNoCapture(t *testing.T) {
+	t.Parallel()
+	const five = "1\n2\n3\n4\n5\n"
+	fails := []struct {
+		name string
+		ops  string
+		code hashline.Code
+	}{
+		{"paste from an empty register later in the call", "CUT 1.=1 @a\nPUT >$ @none", hashline.CodeRegisterEmpty},
+		{"ambiguous anonymous paste later in the call", "CUT 1.=1 @a\nCUT 2.=2\nCUT 3.=3\nPUT >$", hashline.CodeRegisterAmbiguous},
+		{"a range past the end", "CUT 1.=1 @a\nPUT 9.=9:\n+x", hashline.CodeRangeInvalid},
+		{"overlapping ops", "CUT 1.=2 @a\nPUT 2.=2:\n+x", hashline.CodeRangeInvalid},
+		{"a capture pasted back where it was", "CUT 2.=2 @a\nPUT >1 @a", hashline.CodeNoChange},
+		{"a plan whose write never landed", "CUT 1.=1 @a", ""},
+	}
+	for _, c := range fails {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := readFixture(t, "f.txt", five)
+			_, err := f.plan(c.ops)
+			if c.code != "" {
+				wantCode(t, err, c.code)
+			} else if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			_, err = f.plan("PUT >$ @a")
+			if he := wantCode(t, err, hashline.CodeRegisterEmpty); he.Message != msgEmpty(1, "PUT >$ @a", "a") {
+				t.Fatalf("message %q", he.Message)
+			}
+		})
+	}
+	// Refused as stale: the write never happened.
+	f := readFixture(t, "f.txt", five)
+	old := f.live.Tag()
+	f.change("one\n2\n3\n4\n5\n")
+	_, err := f.s.Plan(f.req(string(old), "CUT 1.=1 @a"), f.live)
+	wantCode(t, err, hashline.CodeTagMismatch)
+	_, err = f.plan("PUT >$ @a")
+	wantCode(t, err, hashline.CodeRegisterEmpty)
+}
