@@ -431,3 +431,19 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+// Lists in results are [] when empty, never null: clients index them.
+func TestEmptyListsAreArrays(t *testing.T) {
+	s, _ := newServer(t, map[string]string{"a.txt": "a\n"})
+	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "a.txt"}))
+	e := mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "PUT 1.=1:\n+b"}))
+	raw, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"warnings":[]`, `"resolved":[]`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("edit result %s lacks %s", raw, want)
+		}
+	}
+}

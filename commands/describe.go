@@ -104,8 +104,8 @@ PUT N.=M: then + rows: replace lines N..M (one line: PUT N.=N:)
 PUT <N: / PUT >N: then + rows: insert before / after line N (PUT <1: is the top of the file)
 PUT >$: then + rows: append at the end
 PUT N*: / PUT >N*: then + rows: replace / insert after the block (function, class, section) that opens at line N
-CUT N.=M: delete lines N..M (CUT N.=M @name also keeps them; PUT >K @name pastes them, in this file or another)
-REM: delete the file (alone in its call). MV dest: move the file after the other ops.
+CUT N.=M (no colon, no rows) deletes lines N..M; CUT N.=M @name also keeps them, and PUT >K @name pastes them, in this file or another
+REM (alone in its call) deletes the file; MV dest moves it after the other ops
 Every new line is a + row: +text writes text exactly, leading spaces kept; a bare + is an empty line; ++x writes +x. There are no -old rows and no context rows.
 Rules: a range names only lines whose text changes (to add lines use <N, >N or >$, never a range that restates a neighbour); an empty PUT is not a delete (use CUT); a PUT with rows ends its header with a colon; after each edit use the tag it returns, and read again before editing lines you have not seen since.
 On failure: EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN carry the live tag and the current lines around your anchors (changed ones marked >>>): rebuild the ops against them. EDIT_LINES_UNSEEN shows the lines you were never shown: when it says they now count as shown, send the same call again. EDIT_PARSE_FAILED shows the corrected op. terminate: true means stop editing that file in this turn.`

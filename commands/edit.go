@@ -40,13 +40,15 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 		return nil, err
 	}
 	sess := s.Sessions.Get(a.sessionName())
-	sess.Mutation.Lock()
-	defer sess.Mutation.Unlock()
+	if err := sess.LockMutation(ctx); err != nil {
+		return nil, err
+	}
+	defer sess.UnlockMutation()
 	wp, err := s.resolve(a.Path)
 	// A path that names no file may be a slip for a file this session
 	// read (§9.2). This runs before confinement refuses the path, so a
 	// mistyped path finds the file the model meant.
-	var rebound []hashline.Warning
+	rebound := []hashline.Warning{}
 	if err != nil || !wp.Exists {
 		if w, ok := s.recoverPath(sess, a, wp, err); ok {
 			wp, err = w.path, nil
@@ -60,6 +62,9 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 	if err == nil {
 		res.Warnings = append(rebound, res.Warnings...)
 	}
+	if errors.Is(err, context.Canceled) {
+		return nil, err
+	}
 	if err != nil {
 		he := hashline.AsError(err)
 		sess.Fail(wp.Abs, a.Turn, "edit", he)
@@ -71,25 +76,31 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditArgs, wp workspace.Path) (*EditResult, error) {
 	// MV names a second file; resolve it first so both are locked in one
 	// order and a bad destination fails before anything is checked.
+	patch, err := hashline.Parse(a.Ops)
+	if err != nil {
+		return nil, err
+	}
 	var dest *workspace.Path
-	if patch, err := hashline.Parse(a.Ops); err == nil {
-		for _, op := range patch.Ops {
-			if op.Kind == hashline.OpMove {
-				d, err := s.moveTarget(wp, op.Dest)
-				if err != nil {
-					return nil, err
-				}
-				dest = &d
+	for _, op := range patch.Ops {
+		if op.Kind == hashline.OpMove {
+			d, err := s.moveTarget(wp, op.Dest)
+			if err != nil {
+				return nil, err
 			}
+			dest = &d
 		}
 	}
 	paths := []string{wp.Abs}
 	if dest != nil {
 		paths = append(paths, dest.Abs)
 	}
-	defer s.lockDoc(paths...)()
+	unlock, err := s.lockDocs(ctx, paths...)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 
-	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Ops: a.Ops, Blocks: s.Blocks}
+	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, VersionOnly: s.Stateless}
 	var (
 		plan   *hashline.Plan
 		live   documents.Live
@@ -98,7 +109,6 @@ func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditA
 	// An editor that refuses the edit (the buffer changed in between) gets
 	// one more pass through the gates against its new text (DESIGN §5.4).
 	for attempt := 0; ; attempt++ {
-		var err error
 		live, err = s.Source.Live(ctx, wp.Abs)
 		if err != nil {
 			return nil, err
@@ -116,9 +126,16 @@ func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditA
 			continue
 		}
 		if errors.Is(err, ErrNotApplied) {
-			// Tell the tag of the text as it is now, after the refusal.
+			// Tell the tag of the text as it is now, after the refusal, and
+			// whether the text moved at all: an editor that refuses an
+			// edit of a text that stands still has its own reason.
+			before := live
 			if now, lerr := s.Source.Live(ctx, wp.Abs); lerr == nil && now.Exists() {
 				live = now
+			}
+			if live.Text.Raw() == before.Text.Raw() {
+				return nil, &hashline.Error{Code: hashline.CodeToolFailed, Details: hashline.Details{LiveTag: string(live.Text.Tag())},
+					Message: fmt.Sprintf("the editor refused the edit of %s twice, though the file did not change (%v): check the editor (a read-only or unsaved-conflict file, an MV destination it will not create), then retry", wp.Rel, err)}
 			}
 			return nil, &hashline.Error{Code: hashline.CodeTagMismatch, Details: hashline.Details{LiveTag: string(live.Text.Tag())},
 				Message: fmt.Sprintf("the editor refused the edit twice because %s keeps changing: read it again and rebuild the ops against the new tag", wp.Rel)}

@@ -53,8 +53,10 @@ func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
 	}
 	secs, problems := hashline.ParsePatch(a.Patch)
 	sess := s.Sessions.Get(a.sessionName())
-	sess.Mutation.Lock()
-	defer sess.Mutation.Unlock()
+	if err := sess.LockMutation(ctx); err != nil {
+		return nil, err
+	}
+	defer sess.UnlockMutation()
 
 	files := map[string]*patchFile{}
 	var order []string
@@ -86,7 +88,11 @@ func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
 			problems[i].Path = rel
 		}
 	}
-	defer s.lockDoc(order...)()
+	unlock, err := s.lockDocs(ctx, order...)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 
 	for _, abs := range order {
 		f := files[abs]

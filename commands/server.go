@@ -42,9 +42,9 @@ type Sink interface {
 }
 
 // ErrNotApplied is returned by a Sink when the editor refused the change,
-// typically because the buffer changed between the check and the write.
-// Nothing was written.
-var ErrNotApplied = errors.New("the editor did not apply the edit")
+// or the file changed between the check and the write. Nothing was
+// written; the caller may run the gates once more.
+var ErrNotApplied = documents.ErrNotApplied
 
 // Server runs commands. Its fields are set once before the first call.
 type Server struct {
@@ -58,7 +58,7 @@ type Server struct {
 	// patch then re-hashes every anchor but cannot require a read first.
 	Stateless bool
 
-	docs sync.Map // canonical path → *sync.Mutex: one mutation per document
+	docs docLocks // one mutation per document
 }
 
 // Names of the commands, as executeCommand knows them.
@@ -139,6 +139,11 @@ func (s *Server) Execute(ctx context.Context, command string, args json.RawMessa
 		return errorResult(e), nil
 	}
 	res, herr := run(ctx, args)
+	if errors.Is(herr, context.Canceled) {
+		// Cancelled before anything was written; the edge answers the
+		// request as cancelled.
+		return nil, herr
+	}
 	if herr != nil {
 		return errorResult(hashline.AsError(herr)), nil
 	}
@@ -275,24 +280,87 @@ func (s *Server) resolve(p string) (workspace.Path, error) {
 	return wp, err
 }
 
-// lockDoc serializes mutations of one document across sessions.
-func (s *Server) lockDoc(paths ...string) func() {
-	paths = slices.Sorted(slices.Values(paths))
-	var held []*sync.Mutex
-	for i, p := range paths {
-		if i > 0 && p == paths[i-1] {
-			continue
-		}
-		m, _ := s.docs.LoadOrStore(p, &sync.Mutex{})
-		mu := m.(*sync.Mutex)
-		mu.Lock()
-		held = append(held, mu)
-	}
-	return func() {
+// lockDocs serializes mutations of documents across sessions: it takes the
+// permit of every path, in one order so two calls cannot deadlock, or gives
+// up when ctx ends. The returned func releases them.
+func (s *Server) lockDocs(ctx context.Context, paths ...string) (func(), error) {
+	paths = slices.Compact(slices.Sorted(slices.Values(paths)))
+	var held []string
+	release := func() {
 		for i := len(held) - 1; i >= 0; i-- {
-			held[i].Unlock()
+			s.docs.release(held[i])
 		}
 	}
+	for _, p := range paths {
+		if err := s.docs.acquire(ctx, p); err != nil {
+			release()
+			return nil, err
+		}
+		held = append(held, p)
+	}
+	return release, nil
+}
+
+// docLocks holds a permit per document while anyone holds or waits for it,
+// so the table does not grow with every path ever edited.
+type docLocks struct {
+	mu sync.Mutex
+	m  map[string]*docLock
+}
+
+type docLock struct {
+	permit chan struct{}
+	refs   int
+}
+
+func (d *docLocks) acquire(ctx context.Context, path string) error {
+	d.mu.Lock()
+	if d.m == nil {
+		d.m = map[string]*docLock{}
+	}
+	l := d.m[path]
+	if l == nil {
+		l = &docLock{permit: make(chan struct{}, 1)}
+		d.m[path] = l
+	}
+	l.refs++
+	d.mu.Unlock()
+	select {
+	case l.permit <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		d.drop(path, l)
+		return ctx.Err()
+	}
+}
+
+func (d *docLocks) release(path string) {
+	d.mu.Lock()
+	l := d.m[path]
+	d.mu.Unlock()
+	<-l.permit
+	d.drop(path, l)
+}
+
+func (d *docLocks) drop(path string, l *docLock) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if l.refs--; l.refs == 0 {
+		delete(d.m, path)
+	}
+}
+
+// lockSession takes the session's mutation permit and the documents'.
+func (s *Server) lockSession(ctx context.Context, sess *hashline.Session, paths ...string) (func(), error) {
+	if err := sess.LockMutation(ctx); err != nil {
+		return nil, err
+	}
+	unlockDocs, err := s.lockDocs(ctx, paths...)
+	if err != nil {
+		sess.UnlockMutation()
+		return nil, err
+	}
+	return func() { unlockDocs(); sess.UnlockMutation() }, nil
 }
 
 func (s *Server) describe(_ context.Context, args json.RawMessage) (any, error) {

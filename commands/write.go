@@ -41,9 +41,11 @@ func (s *Server) write(ctx context.Context, args json.RawMessage) (any, error) {
 		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnStripped, Message: w})
 	}
 	sess := s.Sessions.Get(a.sessionName())
-	sess.Mutation.Lock()
-	defer sess.Mutation.Unlock()
-	defer s.lockDoc(wp.Abs)()
+	unlock, err := s.lockSession(ctx, sess, wp.Abs)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 
 	live, err := s.Source.Live(ctx, wp.Abs)
 	if err != nil {
@@ -76,7 +78,7 @@ func (s *Server) write(ctx context.Context, args json.RawMessage) (any, error) {
 	if got == nil {
 		return nil, hashline.Errorf(hashline.CodeToolFailed, "the write of %s was applied but its text could not be read back: read the file to see what it holds", wp.Rel)
 	}
-	sess.Record(wp.Abs, got, hashline.FullLineSet(got.Len()))
+	sess.RecordLanded(wp.Abs, cs.Files[0].New, got)
 	if w, drifted := landedDrift(cs.Files[0].New, got); drifted {
 		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
 	}

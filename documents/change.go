@@ -1,6 +1,15 @@
 package documents
 
-import "hashline-ls/hashline"
+import (
+	"errors"
+
+	"hashline-ls/hashline"
+)
+
+// ErrNotApplied is returned by a sink that wrote nothing because the file
+// is not the text the change was proven against any more: the editor
+// refused it, or the file changed on disk in between.
+var ErrNotApplied = errors.New("the edit was not applied")
 
 // Live is the text of a file as it is now.
 type Live struct {

@@ -81,6 +81,16 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 		}
 		return nil, err
 	}
+	// The change was proven against the text read before; a file that has
+	// changed since (another program wrote it) must not be overwritten.
+	for _, fc := range cs.Files {
+		if fc.Old == nil || fc.Old.Text == nil {
+			continue
+		}
+		if now, err := os.ReadFile(fc.Path); err != nil || string(now) != fc.Old.Text.Raw() {
+			return nil, fmt.Errorf("%w: %s changed on disk since it was read", ErrNotApplied, fc.Path)
+		}
+	}
 	for i, fc := range cs.Files {
 		switch fc.Kind {
 		case Modify:
@@ -90,7 +100,7 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 			}
 			delete(staged, i)
 			undo = append(undo, func() { _ = WriteFileAtomic(fc.Path, []byte(prev), 0) })
-			landed[fc.Path] = fc.New
+			landed[fc.Path] = readBack(fc.Path, fc.New)
 		case Create:
 			if err := os.MkdirAll(filepath.Dir(fc.Path), 0o755); err != nil {
 				return fail(fmt.Errorf("create folder for %s: %w", fc.Path, err))
@@ -99,7 +109,7 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 				return fail(err)
 			}
 			undo = append(undo, func() { _ = os.Remove(fc.Path) })
-			landed[fc.Path] = fc.New
+			landed[fc.Path] = readBack(fc.Path, fc.New)
 		case Rename:
 			mode := fs.FileMode(fc.Old.Mode)
 			if err := os.MkdirAll(filepath.Dir(fc.NewPath), 0o755); err != nil {
@@ -117,7 +127,7 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 				_ = CreateFileAtomic(fc.Path, []byte(prev), mode)
 				_ = os.Remove(fc.NewPath)
 			})
-			landed[fc.NewPath] = fc.New
+			landed[fc.NewPath] = readBack(fc.NewPath, fc.New)
 		case Delete:
 			if err := os.Remove(fc.Path); err != nil {
 				return fail(fmt.Errorf("delete %s: %w", fc.Path, err))
@@ -127,6 +137,16 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 		}
 	}
 	return landed, nil
+}
+
+// readBack returns what path holds now (DESIGN §5.5: the landed text is
+// what the file holds, not what was meant), or want when it cannot be read.
+func readBack(path string, want *hashline.Text) *hashline.Text {
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) == want.Raw() {
+		return want
+	}
+	return hashline.NewText(string(b))
 }
 
 // renameFile is os.Rename; tests replace it to fail a rename midway.

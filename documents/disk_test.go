@@ -226,3 +226,32 @@ func TestDiskApplyUndoesCreate(t *testing.T) {
 	}
 	unchanged(t, dir, files)
 }
+
+// A file another program changed after it was read is not overwritten: the
+// change set was proven against the old bytes.
+func TestApplyRefusesFileChangedSinceRead(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(p, []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	live, err := ReadDisk(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("EXTERNAL\none\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next := hashline.NewText("one\nTWO\n")
+	_, err = Disk{}.Apply(context.Background(), ChangeSet{Files: []FileChange{{Kind: Modify, Path: p, Old: &live, New: next}}})
+	if !errors.Is(err, ErrNotApplied) {
+		t.Fatalf("Apply = %v, want ErrNotApplied", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "EXTERNAL\none\ntwo\n" {
+		t.Fatalf("file = %q: the outside change was lost", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("left behind %v", entries)
+	}
+}

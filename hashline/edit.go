@@ -15,8 +15,17 @@ type EditRequest struct {
 	Names []string
 	Tag   string
 	Ops   string
+	// Patch is Ops already parsed, when the caller parsed it; Ops is then
+	// not read.
+	Patch *Patch
 	// Blocks resolves N* locators; nil declines them.
 	Blocks BlockResolver
+	// VersionOnly checks the tag against the live text and nothing of
+	// what the session was shown, as a caller that remembers nothing between
+	// calls must (the shell verbs: DESIGN §4, §4.1's "no provenance
+	// recorded"). Otherwise a tag the session never recorded for the path is
+	// EDIT_TAG_UNKNOWN, unless the path aged out of the store.
+	VersionOnly bool
 }
 
 // Plan is a proven edit: the exact new text and how to get there from the
@@ -54,9 +63,11 @@ func (s *Session) Plan(req EditRequest, live *Text) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	patch, err := Parse(req.Ops)
-	if err != nil {
-		return nil, err
+	patch := req.Patch
+	if patch == nil {
+		if patch, err = Parse(req.Ops); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkHeader(patch, req, tag); err != nil {
 		return nil, err
@@ -97,6 +108,16 @@ type gate struct {
 
 func (g *gate) run() (*Plan, error) {
 	live := g.live
+	// A tag this session never recorded for the path proves nothing about
+	// what it was shown: a session must read before it edits (§13.5), and a
+	// tag handed over from elsewhere does not count. Only a tag the store's
+	// bounds pushed out degrades to a version check (§4.1).
+	if !g.req.VersionOnly && len(g.s.store.Lookup(g.req.Path, g.tag)) == 0 && !g.s.store.AgedOut(g.req.Path, g.tag) {
+		if err := g.sequence(); err != nil {
+			return nil, err
+		}
+		return nil, g.unknown()
+	}
 	if live.Tag() == g.tag {
 		versions := g.s.store.Lookup(g.req.Path, g.tag)
 		var snap *Snapshot
@@ -109,7 +130,7 @@ func (g *gate) run() (*Plan, error) {
 		// A tag match authorizes nothing when the session read a different
 		// text under this tag: the match is a 16-bit collision.
 		if len(versions) == 0 || snap != nil {
-			return g.direct(snap)
+			return g.build(g.live, snap)
 		}
 		// The live text is not what the tag named when it was read: treat
 		// it as drift, which branch B or C may still place safely.
@@ -162,15 +183,6 @@ func (g *gate) stable() (*Plan, error) {
 	p.Warnings = append(p.Warnings, Warning{Kind: WarnDrift, Message: fmt.Sprintf(
 		"%s changed since tag %s (it is %s now); the ops touch only the head or end of the file, so they were applied to the current text",
 		g.req.Display, g.tag, g.live.Tag())})
-	return p, nil
-}
-
-// direct is branch A: the live text is the text the tag names.
-func (g *gate) direct(snap *Snapshot) (*Plan, error) {
-	p, err := g.build(g.live, snap)
-	if err != nil {
-		return nil, err
-	}
 	return p, nil
 }
 

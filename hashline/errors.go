@@ -115,5 +115,5 @@ func AsError(err error) *Error {
 	if err == nil {
 		return nil
 	}
-	return Wrap(CodeToolFailed, err, "report this failure; the file was not changed")
+	return Wrap(CodeToolFailed, err, "read the file to see what it holds, then retry once; report the failure if it repeats")
 }

@@ -151,7 +151,7 @@ func TestWrapAndAsError(t *testing.T) {
 		t.Fatal("AsError(nil) is not nil")
 	}
 	he := hashline.AsError(fs.ErrNotExist)
-	if he.Code != hashline.CodeToolFailed || he.Message != "file does not exist: report this failure; the file was not changed" || !errors.Is(he, fs.ErrNotExist) {
+	if he.Code != hashline.CodeToolFailed || he.Message != "file does not exist: read the file to see what it holds, then retry once; report the failure if it repeats" || !errors.Is(he, fs.ErrNotExist) {
 		t.Fatalf("AsError(ErrNotExist) = %+v", he)
 	}
 	orig := hashline.Errorf(hashline.CodeNoChange, "nothing to do: %s", "drop the edit")

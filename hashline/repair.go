@@ -94,11 +94,13 @@ type candidate struct {
 // twice.
 func (g *gate) retain(sc SyntaxChecker, t *Text, authored *Plan, prog *program, edits []ir, cb *clipboard) (*Plan, error) {
 	path := g.req.Path
-	if clean, supported := sc.Parses(path, t.Normalized()); !supported || !clean {
-		return authored, nil // a baseline that did not parse proves nothing
-	}
-	if clean, _ := sc.Parses(path, authored.New.Normalized()); clean {
+	// The edited text first: when it parses, as it nearly always does, one
+	// parse is all an edit costs.
+	if clean, supported := sc.Parses(path, authored.New.Normalized()); clean || !supported {
 		return authored, nil
+	}
+	if clean, _ := sc.Parses(path, t.Normalized()); !clean {
+		return authored, nil // a baseline that did not parse proves nothing
 	}
 	var found []candidate
 	ranges := 0

@@ -1,6 +1,7 @@
 package hashline
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 )
@@ -12,10 +13,12 @@ const MaxSessions = 32
 // its named registers, and its repeat guard (DESIGN §3). Its methods are
 // safe for concurrent use.
 type Session struct {
-	// Mutation serializes one session's edits from gate to commit (§13.3),
-	// so no record can slip between a validation and its write. The edge
-	// holds it across its write; the core never takes it.
-	Mutation sync.Mutex
+	// mutation serializes one session's edits from gate to commit (§13.3),
+	// so no record can slip between a validation and its write. It is a
+	// channel so that a caller waiting for it can give up when its request
+	// is cancelled. The edge holds it across its write; the core never
+	// takes it.
+	mutation chan struct{}
 
 	mu    sync.Mutex // guards the three below
 	store *Store
@@ -26,8 +29,25 @@ type Session struct {
 
 // NewSession returns a session that has seen nothing.
 func NewSession() *Session {
-	return &Session{store: NewStore(), regs: NewRegisters(), guard: NewGuard()}
+	return &Session{store: NewStore(), regs: NewRegisters(), guard: NewGuard(), mutation: make(chan struct{}, 1)}
 }
+
+// LockMutation takes the session's mutation permit, or gives up when ctx
+// ends.
+func (s *Session) LockMutation(ctx context.Context) error {
+	select {
+	case s.mutation <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// UnlockMutation returns the permit LockMutation took.
+func (s *Session) UnlockMutation() { <-s.mutation }
+
+// mutating reports whether a mutation holds the permit now.
+func (s *Session) mutating() bool { return len(s.mutation) > 0 }
 
 // Read renders lines first..first+limit-1 of t and records them as shown.
 func (s *Session) Read(path, display string, t *Text, first, limit int) View {
@@ -80,8 +100,35 @@ func (s *Session) Commit(p *Plan, path string, landed *Text) {
 		s.store.Forget(p.Path)
 	}
 	if landed != nil {
-		s.store.Record(path, landed, FullLineSet(landed.Len()))
+		s.store.Record(path, landed, authoredLines(p.New, landed))
 	}
+}
+
+// RecordLanded records what a write left in the file: the lines that are
+// what the session wrote count as seen (§4.3: it authored them); lines a
+// formatter or the user changed on the way did not come from the session,
+// and must be read like any other.
+func (s *Session) RecordLanded(path string, intended, landed *Text) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.store.Record(path, landed, authoredLines(intended, landed))
+}
+
+// authoredLines are the lines of landed that a line diff pairs with
+// intended: all of them when the two are one text.
+func authoredLines(intended, landed *Text) *LineSet {
+	if intended == nil || intended.Raw() == landed.Raw() {
+		return FullLineSet(landed.Len())
+	}
+	seen := &LineSet{}
+	if m, ok := diffLines(intended, landed); ok {
+		for j := 1; j < len(m.rev); j++ {
+			if m.rev[j] != 0 {
+				seen.Add(j)
+			}
+		}
+	}
+	return seen
 }
 
 // Snapshots returns the versions recorded for path, newest first. The
@@ -113,14 +160,18 @@ func (ss *Sessions) Get(name string) *Session {
 		return s
 	}
 	if len(ss.m) >= MaxSessions {
+		// A session in the middle of a mutation is not dropped: a second
+		// session of the same name would break its serialization.
 		var cold string
 		var used uint64
 		for n, s := range ss.m {
-			if cold == "" || s.used < used {
+			if !s.mutating() && (cold == "" || s.used < used) {
 				cold, used = n, s.used
 			}
 		}
-		delete(ss.m, cold)
+		if cold != "" {
+			delete(ss.m, cold)
+		}
 	}
 	s := NewSession()
 	s.used = ss.clock

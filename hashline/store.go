@@ -27,6 +27,9 @@ type Store struct {
 	paths map[string]*history
 	bytes int // retained text across all paths
 	clock uint64
+	// aged remembers the tags the bounds pushed out, per path: such a tag
+	// degrades to a version check (§4.1) instead of being unknown.
+	aged map[string]map[Tag]bool
 }
 
 type history struct {
@@ -35,7 +38,25 @@ type history struct {
 }
 
 // NewStore returns an empty store.
-func NewStore() *Store { return &Store{paths: map[string]*history{}} }
+func NewStore() *Store { return &Store{paths: map[string]*history{}, aged: map[string]map[Tag]bool{}} }
+
+// maxAged bounds the memory of aged-out tags; past it the memory is
+// dropped, which fails closed: those tags become unknown.
+const maxAged = 4 * MaxPathsPerSession
+
+func (s *Store) age(path string, tag Tag) {
+	if len(s.aged) >= maxAged {
+		clear(s.aged)
+	}
+	if s.aged[path] == nil {
+		s.aged[path] = map[Tag]bool{}
+	}
+	s.aged[path][tag] = true
+}
+
+// AgedOut reports whether the bounds pushed a version of path tagged tag
+// out of the store.
+func (s *Store) AgedOut(path string, tag Tag) bool { return s.aged[path][tag] }
 
 func (s *Store) tick() uint64 { s.clock++; return s.clock }
 
@@ -90,22 +111,26 @@ func (s *Store) retain(v *Snapshot, t *Text) {
 func (s *Store) enforce(path string) {
 	h := s.paths[path]
 	for len(h.versions) > MaxVersionsPerPath {
-		s.dropOldest(h)
+		s.dropOldest(path, h)
 	}
 	for len(s.paths) > MaxPathsPerSession || s.bytes > MaxSessionTextBytes {
 		cold := s.coldest(path)
 		if cold == "" {
 			break
 		}
+		for _, v := range s.paths[cold].versions {
+			s.age(cold, v.Tag)
+		}
 		s.Forget(cold)
 	}
 	for s.bytes > MaxSessionTextBytes && len(h.versions) > 1 {
-		s.dropOldest(h)
+		s.dropOldest(path, h)
 	}
 }
 
-func (s *Store) dropOldest(h *history) {
+func (s *Store) dropOldest(path string, h *history) {
 	last := h.versions[len(h.versions)-1]
+	s.age(path, last.Tag)
 	s.bytes -= len(last.Text)
 	h.versions = h.versions[:len(h.versions)-1]
 }

@@ -329,16 +329,51 @@ func TestSeenNilVersusEmpty(t *testing.T) {
 	t.Parallel()
 	const raw = "a\nb\nc\n"
 	ops := "PUT 1.=1:\n+A\nPUT 3.=3:\n+C"
-	t.Run("tag never recorded: version check only", func(t *testing.T) {
+	t.Run("tag never recorded, caller remembers nothing: version check only", func(t *testing.T) {
 		t.Parallel()
 		s := hashline.NewSession()
 		live := hashline.NewText(raw)
-		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops}, live)
+		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops, VersionOnly: true}, live)
 		if err != nil {
 			t.Fatalf("Plan: %v", err)
 		}
 		if p.New.Raw() != "A\nb\nC\n" {
 			t.Fatalf("new text %q, want %q", p.New.Raw(), "A\nb\nC\n")
+		}
+	})
+	// A session must read before it edits (§13.5): a tag it never recorded
+	// is unknown, even when it names the live text. The refusal shows the
+	// lines around the anchors, so the same call then succeeds.
+	t.Run("tag never recorded by this session: unknown, then the retry applies", func(t *testing.T) {
+		t.Parallel()
+		s := hashline.NewSession()
+		live := hashline.NewText(raw)
+		req := hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops}
+		_, err := s.Plan(req, live)
+		he := wantCode(t, err, hashline.CodeTagUnknown)
+		if he.Details.LiveTag != string(live.Tag()) || !strings.Contains(he.Details.Content, "1:a\n") {
+			t.Fatalf("details = %+v", he.Details)
+		}
+		p, err := s.Plan(req, live)
+		if err != nil || p.New.Raw() != "A\nb\nC\n" {
+			t.Fatalf("retry: %v %v", p, err)
+		}
+	})
+	// A tag the bounds pushed out degrades to a version check (§4.1).
+	t.Run("aged-out tag: version check only", func(t *testing.T) {
+		t.Parallel()
+		s := hashline.NewSession()
+		live := hashline.NewText(raw)
+		s.Record("p", live, &hashline.LineSet{})
+		for i := 0; i < hashline.MaxPathsPerSession; i++ {
+			s.Record(fmt.Sprintf("other%d", i), hashline.NewText("x\n"), nil)
+		}
+		if len(s.Snapshots("p")) != 0 {
+			t.Fatal("p was not evicted")
+		}
+		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops}, live)
+		if err != nil || p.New.Raw() != "A\nb\nC\n" {
+			t.Fatalf("aged-out tag: %v %v", p, err)
 		}
 	})
 	for _, c := range []struct {

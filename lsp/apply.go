@@ -81,6 +81,9 @@ type applyResult struct {
 
 const annotationID = "hashline"
 
+// applyEditTimeout bounds the wait for the editor's answer to applyEdit.
+const applyEditTimeout = 60 * time.Second
+
 func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Landed, error) {
 	caps := k.s.capabilities()
 	if !caps.Workspace.ApplyEdit {
@@ -105,8 +108,28 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 			}
 		}
 	}
+	// The change was proven against the text the editor held then, or
+	// against the disk for a file it did not hold: if either moved since,
+	// the positions may be wrong, so let the caller prove it again.
+	for _, fc := range cs.Files {
+		if fc.Old != nil && fc.Old.Text != nil && !k.unchanged(fc) {
+			return nil, fmt.Errorf("%w: %s changed since the edit was checked", commands.ErrNotApplied, fc.Path)
+		}
+	}
 	var res applyResult
-	if _, err := k.s.conn.Call(ctx, protocol.MethodWorkspaceApplyEdit, applyParams{Label: cs.Label, Edit: edit}, &res); err != nil {
+	// A client that never answers must not hold the session forever.
+	callCtx, cancel := context.WithTimeout(ctx, applyEditTimeout)
+	_, err := k.s.conn.Call(callCtx, protocol.MethodWorkspaceApplyEdit, applyParams{Label: cs.Label, Edit: edit}, &res)
+	cancel()
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return nil, hashline.Errorf(hashline.CodeToolFailed, "the editor did not answer workspace/applyEdit within %s: check the editor (a dialog may be waiting), then read the file to see whether the edit landed", applyEditTimeout)
+	}
+	if err != nil && ctx.Err() != nil {
+		// The edit is on its way to the editor, which may still apply it:
+		// that is not a cancellation before anything was written.
+		return nil, hashline.Errorf(hashline.CodeToolFailed, "the request was cancelled while the editor was applying the edit: read the file to see whether it landed before doing anything else")
+	}
+	if err != nil {
 		return nil, fmt.Errorf("workspace/applyEdit: %w", err)
 	}
 	if !res.Applied {
@@ -133,7 +156,7 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 			}
 			landed[fc.Path] = t
 		case documents.Rename:
-			t, err := k.await(ctx, fc.NewPath, nil, nil, fc.New.Raw(), seqs[fc.NewPath], deadline)
+			t, err := k.await(ctx, fc.NewPath, fc.Old.Text, fc.Hunks, fc.New.Raw(), seqs[fc.NewPath], deadline)
 			if err != nil {
 				return nil, err
 			}
@@ -145,6 +168,19 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 		}
 	}
 	return landed, nil
+}
+
+// unchanged reports whether the file still holds the text fc was proven
+// against, where it was: in the editor's buffer, or on disk.
+func (k sink) unchanged(fc documents.FileChange) bool {
+	if d, ok := k.s.docs.Get(fc.Path); ok {
+		return fc.Old.Open && d.Text == fc.Old.Text.Raw()
+	}
+	if fc.Old.Open {
+		return false
+	}
+	b, err := os.ReadFile(fc.Path)
+	return err == nil && string(b) == fc.Old.Text.Raw()
 }
 
 // unsupported names a resource operation the change set needs and the
@@ -288,7 +324,10 @@ func (k sink) await(ctx context.Context, path string, old *hashline.Text, hunks 
 			}
 		}
 		changed := seen && landed
-		if changed && (last == want || time.Since(lastAt) >= settle) {
+		if changed && last == want {
+			return hashline.NewText(want), nil
+		}
+		if changed && time.Since(lastAt) >= settle {
 			return hashline.NewText(last), nil
 		}
 		wait := time.Until(deadline)
@@ -312,7 +351,9 @@ func (k sink) await(ctx context.Context, path string, old *hashline.Text, hunks 
 			seq = d.Seq
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			// The editor said it applied the edit: that is no longer a
+			// cancellation before anything was written.
+			return nil, hashline.Errorf(hashline.CodeToolFailed, "the editor applied the edit to %s, but the wait for its text was cancelled: read the file before anything else, since the edit is most likely in it", path)
 		}
 	}
 }

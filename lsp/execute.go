@@ -67,9 +67,11 @@ func (s *Server) executeCommand(ctx context.Context, call *jsonrpc2.Call, reply 
 		prog := s.progress(cctx, p.WorkDoneToken, p.Command)
 		res, err := s.cmds.Execute(commands.WithProgress(cctx, prog), p.Command, args)
 		prog.End("done")
+		// A result wins over the cancellation: an edit the editor already
+		// applied must be reported as such, not as cancelled.
 		switch {
-		case cctx.Err() != nil:
-			_ = reply(rctx, nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, p.Command+" was cancelled"))
+		case errors.Is(err, context.Canceled):
+			_ = reply(rctx, nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, p.Command+" was cancelled before it wrote anything"))
 		case errors.Is(err, commands.ErrUnknownCommand):
 			_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error()))
 		case err != nil:

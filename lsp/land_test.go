@@ -341,7 +341,9 @@ func TestAppliedFalse(t *testing.T) {
 }
 
 // A formatter that rewrites what landed: the result names the formatted
-// text, says so, and its tag is good for the next edit.
+// text, says so, and its tag is good for the next edit. The line the
+// formatter rewrote was never shown, so an edit of it first gets the line
+// revealed, and the same call then applies.
 func TestFormatterRewritesLanded(t *testing.T) {
 	tabs := func(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 	for _, tc := range []struct {
@@ -366,7 +368,12 @@ func TestFormatterRewritesLanded(t *testing.T) {
 				t.Fatalf("result = %s, want tag %s with a landed warning", res.raw, tagOf(want))
 			}
 			e.setBehaviour(applyBehaviour{})
-			res = e.edit("g.go", res.Tag, "PUT 2.=2:\n+    return nil")
+			args := map[string]any{"path": "g.go", "tag": res.Tag, "ops": "PUT 2.=2:\n+    return nil"}
+			unseen := e.fail(commands.CmdEdit, args, hashline.CodeLinesUnseen)
+			if !strings.Contains(unseen.Error.Details.Content, "2:    return\n") {
+				t.Fatalf("reveal = %s", unseen.raw)
+			}
+			res = e.ok(commands.CmdEdit, args)
 			want = "func f() {\n    return nil\n}\n"
 			if got := e.bufferText("g.go"); got != want || res.Tag != tagOf(want) {
 				t.Fatalf("next edit: buffer %q result %s, want %q", got, res.raw, want)

@@ -138,7 +138,7 @@ func TestCrossFileMoveRegisterScope(t *testing.T) {
 		e := openPair(t)
 		src, dst := e.read("a.go"), e.read("b.go")
 		e.setBehaviour(applyBehaviour{refuse: 2})
-		e.fail(commands.CmdEdit, args("", "a.go", src.Tag, "CUT 5.=8 @fn"), hashline.CodeTagMismatch)
+		e.fail(commands.CmdEdit, args("", "a.go", src.Tag, "CUT 5.=8 @fn"), hashline.CodeToolFailed)
 		e.setBehaviour(applyBehaviour{})
 		r := e.fail(commands.CmdEdit, args("", "b.go", dst.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
 		if !strings.Contains(r.Error.Message, "register @fn is empty in this session") {

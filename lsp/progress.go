@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -41,7 +42,12 @@ func (p *workProgress) Report(message string, percentage int) {
 			}
 			p.token, _ = json.Marshal(fmt.Sprintf("hashline-%d", progressSeq.Add(1)))
 			var res any
-			if _, err := p.s.conn.Call(p.ctx, protocol.MethodWorkDoneProgressCreate, map[string]any{"token": p.token}, &res); err != nil {
+			// Progress is a courtesy: a client slow to create it must not
+			// hold up the command.
+			ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
+			_, err := p.s.conn.Call(ctx, protocol.MethodWorkDoneProgressCreate, map[string]any{"token": p.token}, &res)
+			cancel()
+			if err != nil {
 				p.closed = true
 				return
 			}

@@ -205,6 +205,9 @@ func readInput(file string, stdin io.Reader) (string, error) {
 	} else {
 		b, err = os.ReadFile(file)
 	}
+	if err == nil && len(b) > documents.MaxFileBytes {
+		err = fmt.Errorf("over %d MiB: hashline-ls takes files up to that size", documents.MaxFileBytes>>20)
+	}
 	return string(b), err
 }
 
