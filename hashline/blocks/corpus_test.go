@@ -41,16 +41,43 @@ type walkedOpener struct {
 	start, off int    // its text in bytes: [start, off)
 	kind       string // its node type
 	midLine    bool   // its last line goes on with something else
+	// docEnd is, for the first line of an attached doc comment, the
+	// comment's last line; 0 for every other opener.
+	docEnd int
+}
+
+// leadingComment is a comment that begins its line and has nothing but
+// space after it on its last line.
+type leadingComment struct {
+	line, last int
+	start      int  // its first byte
+	doc        bool // a doc comment by the language's convention
 }
 
 // walkOpeners lists every line where a named node starts (its text begins
 // the line) and ends on a later line, and is neither the root, a comment,
-// an ignored marker, nor a transparent container: the package's definition
-// of a block opener. It also counts the nodes that start a line and span
-// lines but are left out by those exclusions.
+// an ignored marker, nor a transparent container; and the first line of
+// every attached doc comment. That is the package's definition of a block
+// opener. It also counts the nodes that start a line and span lines but are
+// left out by those exclusions.
+//
+// An attached doc comment is found here from the comment nodes, not from
+// lines as the resolver finds it: a run of doc comments, each beginning
+// the line after the one before ends, whose last line is directly followed
+// by a walked opener that the language lets a doc comment document (by the
+// types of the nodes that begin its line).
 func walkOpeners(p *parsed) (openers map[int]*walkedOpener, excluded map[string]int) {
 	openers = map[int]*walkedOpener{}
 	excluded = map[string]int{}
+	var comments []leadingComment
+	multiLine := map[int]bool{} // the first lines of multi-line comments
+	// starting lists, by line, the named nodes whose text begins the line,
+	// and whether each is a child of the root.
+	type node struct {
+		kind string
+		top  bool
+	}
+	starting := map[int][]node{}
 	var visit func(n *sitter.Node)
 	visit = func(n *sitter.Node) {
 		for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -64,19 +91,31 @@ func walkOpeners(p *parsed) (openers map[int]*walkedOpener, excluded map[string]
 		if firstNonSpace(p.src, p.starts[line-1], p.ends[line-1]) != ts {
 			return
 		}
+		starting[line] = append(starting[line], node{n.Type(), n.Parent() != nil && sameNode(n.Parent(), p.root)})
 		endOff := p.contentEnd(n)
 		end := p.lineOf(endOff - 1)
 		if p.lang.isComment(n.Type()) {
-			end = p.lineOf(int(n.EndByte()) - 1)
+			last := int(n.EndByte())
+			for last > ts && isSpace(p.src[last-1]) {
+				last--
+			}
+			end = p.lineOf(last - 1)
+			outermost := !p.lang.isComment(n.Parent().Type())
+			if p.lang.doc != nil && outermost && firstNonSpace(p.src, last, p.ends[end-1]) < 0 {
+				comments = append(comments, leadingComment{line: line, last: end, start: ts,
+					doc: p.lang.doc(string(p.src[ts:min(ts+8, len(p.src))]), ts == p.starts[0])})
+			}
 		}
 		if end <= line {
 			return
 		}
+		if p.lang.isComment(n.Type()) {
+			multiLine[line] = true // counted once the doc comments are known
+			return
+		}
 		if p.excluded(n) {
 			kind := "transparent or ignored " + n.Type()
-			if p.lang.isComment(n.Type()) {
-				kind = "comment"
-			} else if sameNode(n, p.top) {
+			if sameNode(n, p.top) {
 				kind = "top-level value"
 			}
 			excluded[kind]++
@@ -89,14 +128,60 @@ func walkOpeners(p *parsed) (openers map[int]*walkedOpener, excluded map[string]
 		}
 	}
 	visit(p.root)
+
+	sort.Slice(comments, func(i, j int) bool { return comments[i].start < comments[j].start })
+	for i := 0; i < len(comments); {
+		if !comments[i].doc {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(comments) && comments[j].doc && comments[j].line == comments[j-1].last+1 {
+			j++
+		}
+		first, last := comments[i], comments[j-1]
+		i = j
+		decl := openers[last.last+1]
+		if decl == nil || decl.midLine || decl.docEnd > 0 {
+			continue
+		}
+		documents := p.lang.docTargets == nil
+		for _, n := range starting[decl.line] {
+			if p.lang.docTargets == nil && declaresNothing(n.kind) {
+				documents = false
+				break
+			}
+			if p.lang.docTargets[n.kind] && (!p.lang.docTopLevel || n.top) {
+				documents = true
+			}
+		}
+		if !documents {
+			continue
+		}
+		openers[first.line] = &walkedOpener{line: first.line, end: decl.end, start: first.start, off: decl.off,
+			kind: "doc comment and " + decl.kind, docEnd: last.last}
+	}
+	// A multi-line comment that begins an attached doc comment is an opener;
+	// every other one (a later comment of such a run included) is never a
+	// block.
+	for line := range multiLine {
+		if o := openers[line]; o == nil || o.docEnd == 0 {
+			excluded["comment"]++
+		}
+	}
 	return openers, excluded
 }
 
 // corpusTally is what one corpus file (or all of them) came to.
 type corpusTally struct {
 	lines, parsed, openers, resolved, midLine, cuts, cutsParse int
-	unparsed, failures, defects, required, midList             []string
-	excluded                                                   map[string]int
+	// docOpeners counts the openers that are attached doc comments,
+	// docCutsParse those whose CUT leaves a file that parses, and
+	// docMiddles the later lines of those comments, each declined with the
+	// comment's first line.
+	docOpeners, docCutsParse, docMiddles           int
+	unparsed, failures, defects, required, midList []string
+	excluded                                       map[string]int
 }
 
 func (a *corpusTally) add(b *corpusTally) {
@@ -107,6 +192,9 @@ func (a *corpusTally) add(b *corpusTally) {
 	a.midLine += b.midLine
 	a.cuts += b.cuts
 	a.cutsParse += b.cutsParse
+	a.docOpeners += b.docOpeners
+	a.docCutsParse += b.docCutsParse
+	a.docMiddles += b.docMiddles
 	a.unparsed = append(a.unparsed, b.unparsed...)
 	a.failures = append(a.failures, b.failures...)
 	a.defects = append(a.defects, b.defects...)
@@ -158,6 +246,7 @@ func TestCorpus(t *testing.T) {
 		t.Logf("  not parsed (every block op on it declines): %s", u)
 	}
 	t.Logf("opener lines: %d, resolved to exactly the walked span: %d", all.openers, all.resolved)
+	t.Logf("of those, attached doc comments: %d; their later lines, declined with the first: %d", all.docOpeners, all.docMiddles)
 	t.Logf("multi-line constructs whose last line goes on with other code (declined, not openers): %d", all.midLine)
 	for _, m := range all.midList {
 		t.Logf("  %s", m)
@@ -165,8 +254,8 @@ func TestCorpus(t *testing.T) {
 	for k, v := range all.excluded {
 		t.Logf("multi-line nodes starting a line but never blocks: %s: %d", k, v)
 	}
-	t.Logf("CUT N*: %d cuts, %d leave a file that parses; %d remove a construct its parent requires; %d span defects",
-		all.cuts, all.cutsParse, len(all.required), len(all.defects))
+	t.Logf("CUT N*: %d cuts, %d leave a file that parses (%d of %d doc comment cuts); %d remove a construct its parent requires; %d span defects",
+		all.cuts, all.cutsParse, all.docCutsParse, all.docOpeners, len(all.required), len(all.defects))
 	for _, s := range all.required {
 		t.Logf("  %s", s)
 	}
@@ -221,6 +310,17 @@ func corpusFile(t *testing.T, r *Resolver, dir, file string) *corpusTally {
 			continue
 		}
 		c.openers++
+		if o.docEnd > 0 {
+			c.docOpeners++
+			for mid := line + 1; mid <= o.docEnd; mid++ {
+				_, _, midOK, why := r.ResolveBlock(file, text, mid)
+				if midOK || !strings.Contains(why, fmt.Sprintf("inside the doc comment that starts on line %d:", line)) {
+					c.failures = append(c.failures, fmt.Sprintf("%s:%d, a later line of the doc comment on line %d, gave ok=%v %q", name, mid, line, midOK, why))
+					continue
+				}
+				c.docMiddles++
+			}
+		}
 		if !ok {
 			c.failures = append(c.failures, fmt.Sprintf("%s:%d %s (lines %d-%d) declined: %s", name, line, o.kind, o.line, o.end, reason))
 			continue
@@ -234,6 +334,9 @@ func corpusFile(t *testing.T, r *Resolver, dir, file string) *corpusTally {
 		cut := strings.Join(textLines[:start-1], "") + strings.Join(textLines[end:], "")
 		if clean, _ := r.Parses(file, cut); clean {
 			c.cutsParse++
+			if o.docEnd > 0 {
+				c.docCutsParse++
+			}
 			continue
 		}
 		// Removing only the construct's own text tells a construct its

@@ -28,10 +28,56 @@
 // #[attribute] run and the item after it, TypeScript's decorators beside a
 // method). A later member of the run is only itself: declined when it is one
 // line, with a reason naming the run's first line and the declaration's line,
-// and resolved to itself when it spans lines. Comments are never blocks: a
-// comment line declines, and a comment above or below a construct stays
-// outside its span, even where a grammar files a trailing comment inside the
-// construct before it (YAML, TOML).
+// and resolved to itself when it spans lines.
+//
+// A doc comment attached to a declaration is such a node too. It is a run
+// of comment lines, each holding nothing but comments, with no blank or
+// other line inside it; each line a doc comment by the language's
+// convention (below), the middle and the last line of a block comment
+// taking the convention of the line that opens it; and its last line
+// directly followed, with no blank line, by the first line of a
+// declaration that is itself a block (the line resolves, to the
+// declaration or to the decorators or attributes above it and the
+// declaration). The run's first line resolves to the run and that span
+// together: the doc comment, any decorators or attributes, and the
+// declaration. The declaration's own line, and its first decorator's,
+// resolve without the doc comment, as before. A later line of the run
+// declines, naming the run's first line and the line the run documents.
+// The run is only what is adjacent to the declaration: a comment line that
+// is no doc comment ends it, and is standalone.
+//
+// The conventions, by language:
+//
+//   - Rust: /// lines and /** */ blocks (outer doc comments). The inner
+//     forms //! and /*! document what encloses them and never attach.
+//   - Go: any // or /* */ comment directly above a top-level function,
+//     method, type, var or const declaration (godoc). An import is not a
+//     top-level declaration, and a comment inside a body or above a field
+//     documents nothing here.
+//   - JavaScript, TypeScript, TSX, JSX, Java, CSS: /** */ blocks (JSDoc,
+//     TSDoc, Javadoc). C and C++: /** */ blocks and /// lines (Doxygen).
+//     TypeScript's /// lines are compiler directives, not documentation.
+//   - Python: # lines directly above a def, a class or a decorated
+//     definition. Ruby: # lines directly above a def (def self. too), a
+//     class or a module. Bash: # lines directly above a function
+//     definition. A #! interpreter line that opens the file is never one.
+//   - Lua: --- lines (LDoc, and LuaLS annotations such as ---@param).
+//   - YAML, TOML, Markdown, HTML, JSON: no doc comments.
+//
+// Everywhere, a comment that opens with more of its delimiter (////, /***,
+// ----) is a banner, not documentation, and /**/ is an empty comment. Where
+// the comment's syntax marks it as documentation (///, /**, ---), the
+// declaration may be any block but a statement that declares nothing:
+// control flow, a return or throw, an import, a preprocessor conditional.
+//
+// Every other comment is standalone and never a block: one separated from
+// the code by a blank line (a license header), one above a one-line
+// statement or a statement that declares nothing, a trailing comment, a
+// comment that shares its line with code. Its lines decline, and a comment
+// above or below a construct stays outside that construct's span, even
+// where a grammar files a trailing comment inside the construct before it
+// (YAML, TOML) or starts a declaration at the comments above it (Lua): the
+// line such a declaration opens on is its first line of code.
 //
 // Contract rule 2 (markdown headings open sections): a heading at the top
 // level of the document, ATX or setext, covers its section through deeper
@@ -39,12 +85,13 @@
 // the last non-blank line before it, so replacing a section keeps the blank
 // line that separates it from the next.
 //
-// Every other line declines with a reason that names what the line is (blank,
-// a comment, the last line of a construct with that construct's plain range,
-// a line inside one, a one-line construct with its plain range N.=N) so the
-// caller can pick the right line or a plain range. A file that does not
-// parse cleanly (no ERROR or MISSING node), that is larger than 4 MiB, or
-// whose type has no grammar declines as a whole.
+// Every other line declines with a reason that names what the line is
+// (blank, a standalone comment, a later line of a doc comment, the last line
+// of a construct with that construct's plain range, a line inside one, a
+// one-line construct with its plain range N.=N) so the caller can pick the
+// right line or a plain range. A file that does not parse cleanly (no ERROR
+// or MISSING node), that is larger than 4 MiB, or whose type has no grammar
+// declines as a whole.
 //
 // A block may fill a place its parent requires: the JSX element a return
 // statement holds, the value after "x =". Replacing it (PUT N*:) is the

@@ -82,6 +82,61 @@ type lang struct {
 	ignored set
 	// sections: headings open sections (markdown, §8.2 rule 2).
 	sections bool
+
+	// doc says which comments document the declaration below them (§8.2
+	// rule 1); nil for a language without doc comments, whose comments
+	// all stay standalone. It is given the comment's text from its opening
+	// delimiter on, and whether the comment opens the file.
+	doc func(text string, fileStart bool) bool
+	// docTargets, when set, lists the declarations a doc comment can
+	// document, for the languages whose doc comments are ordinary comments
+	// placed by convention (Go, Python, Ruby, Bash). Where the comment's
+	// own syntax marks it as documentation (///, /**, ---), it documents
+	// whatever block follows it but a statement that declares nothing
+	// (declaresNothing).
+	docTargets set
+	// docTopLevel: the declaration must also be a child of the root (Go's
+	// doc comments are on top-level declarations).
+	docTopLevel bool
+}
+
+// Doc comment conventions, by the comment's opening text. A comment that
+// opens with more of the same delimiter (////, /***, ----) is a banner or
+// a rule, not documentation, in every one of these conventions.
+
+// docBlock is a /** ... */ block: JSDoc, TSDoc, Javadoc, Doxygen, rustdoc.
+func docBlock(s string) bool {
+	return strings.HasPrefix(s, "/**") && !strings.HasPrefix(s, "/***") && !strings.HasPrefix(s, "/**/")
+}
+
+// docSlashes is a /// line: rustdoc's outer doc, Doxygen's C and C++ doc.
+func docSlashes(s string) bool {
+	return strings.HasPrefix(s, "///") && !strings.HasPrefix(s, "////")
+}
+
+// rustDoc is an outer doc comment. The inner ones (//! and /*!) document
+// what encloses them, never the item below.
+func rustDoc(s string, _ bool) bool { return docSlashes(s) || docBlock(s) }
+
+// blockDoc is the /** ... */ convention alone. TypeScript's /// lines are
+// compiler directives, not documentation.
+func blockDoc(s string, _ bool) bool { return docBlock(s) }
+
+// doxygenDoc is Doxygen's Javadoc style and its /// lines.
+func doxygenDoc(s string, _ bool) bool { return docSlashes(s) || docBlock(s) }
+
+// goDoc: godoc reads any comment directly above a top-level declaration.
+func goDoc(string, bool) bool { return true }
+
+// hashDoc: pydoc, RDoc and shell conventions read the # lines directly above
+// a definition. A #! line that opens the file is the interpreter line.
+func hashDoc(s string, fileStart bool) bool {
+	return strings.HasPrefix(s, "#") && !(fileStart && strings.HasPrefix(s, "#!"))
+}
+
+// luaDoc is LDoc's and LuaLS's --- line.
+func luaDoc(s string, _ bool) bool {
+	return strings.HasPrefix(s, "---") && !strings.HasPrefix(s, "----")
 }
 
 var (
@@ -96,15 +151,15 @@ var (
 // languages is the table of supported languages, one row each.
 var languages = []*lang{
 	{name: "rust", grammar: rust.GetLanguage(), exts: []string{".rs"},
-		attached: setOf("attribute_item")},
+		attached: setOf("attribute_item"), doc: rustDoc},
 	{name: "typescript", grammar: typescript.GetLanguage(), exts: []string{".ts", ".mts", ".cts"},
-		attached: jsAttached},
+		attached: jsAttached, doc: blockDoc},
 	{name: "tsx", grammar: tsxGrammar, exts: []string{".tsx"},
-		attached: jsAttached, ignored: jsIgnored},
+		attached: jsAttached, ignored: jsIgnored, doc: blockDoc},
 	{name: "javascript", grammar: jsGrammar, exts: []string{".js", ".mjs", ".cjs"},
-		attached: jsAttached, ignored: jsIgnored, flow: true},
+		attached: jsAttached, ignored: jsIgnored, flow: true, doc: blockDoc},
 	{name: "jsx", grammar: jsGrammar, exts: []string{".jsx"},
-		attached: jsAttached, ignored: jsIgnored, flow: true},
+		attached: jsAttached, ignored: jsIgnored, flow: true, doc: blockDoc},
 	{name: "json", grammar: jsGrammar, exts: []string{".json"}, json: jsonStrict},
 	// TypeScript reads its config files as JSON with comments.
 	{name: "jsonc", grammar: jsGrammar, exts: []string{".jsonc"}, bases: []string{"tsconfig.json", "jsconfig.json"},
@@ -114,9 +169,10 @@ var languages = []*lang{
 		// inside paragraphs and code fences is content, not constructs.
 		transparent: setOf("list"), ignored: setOf("section", "block_continuation", "inline", "code_fence_content"),
 		sections: true},
-	{name: "css", grammar: css.GetLanguage(), exts: []string{".css"}},
+	{name: "css", grammar: css.GetLanguage(), exts: []string{".css"}, doc: blockDoc},
 	{name: "python", grammar: python.GetLanguage(), exts: []string{".py", ".pyi", ".pyw"},
-		transparent: setOf("block"), attached: setOf("decorator")},
+		transparent: setOf("block"), attached: setOf("decorator"),
+		doc: hashDoc, docTargets: setOf("function_definition", "class_definition", "decorated_definition")},
 	{name: "toml", grammar: toml.GetLanguage(), exts: []string{".toml"}, bases: []string{"Cargo.lock", "Pipfile", "poetry.lock"}},
 	{name: "yaml", grammar: yaml.GetLanguage(), exts: []string{".yaml", ".yml"},
 		transparent: setOf("document", "block_node", "block_mapping", "block_sequence")},
@@ -125,22 +181,32 @@ var languages = []*lang{
 		ignored: setOf("text", "raw_text")},
 	{name: "bash", grammar: bash.GetLanguage(), exts: []string{".sh", ".bash"},
 		bases:   []string{".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"},
-		ignored: setOf("heredoc_body")},
-	{name: "go", grammar: golang.GetLanguage(), exts: []string{".go"}},
+		ignored: setOf("heredoc_body"), doc: hashDoc, docTargets: setOf("function_definition")},
+	// Go's top-level declarations, as its specification lists them: an import
+	// declaration is not one, and godoc gives it no documentation.
+	{name: "go", grammar: golang.GetLanguage(), exts: []string{".go"},
+		doc: goDoc, docTopLevel: true,
+		docTargets: setOf("function_declaration", "method_declaration", "type_declaration", "var_declaration", "const_declaration")},
 	{name: "c", grammar: c.GetLanguage(), exts: []string{".c", ".h"},
-		attached: setOf("attribute_declaration")},
+		attached: setOf("attribute_declaration"), doc: doxygenDoc},
 	{name: "cpp", grammar: cpp.GetLanguage(), exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"},
-		attached: setOf("attribute_declaration")},
+		attached: setOf("attribute_declaration"), doc: doxygenDoc},
 	{name: "java", grammar: java.GetLanguage(), exts: []string{".java"},
-		attached: setOf("marker_annotation", "annotation")},
+		attached: setOf("marker_annotation", "annotation"), doc: blockDoc},
 	{name: "ruby", grammar: ruby.GetLanguage(), exts: []string{".rb", ".rake", ".gemspec"}, bases: []string{"Rakefile", "Gemfile"},
-		transparent: setOf("body_statement", "block_body", "then", "do")},
-	// This Lua grammar writes its documentation comments (---@param) as
-	// emmy_* nodes and reads a function's statements as a function_body that
-	// starts at the first of them.
+		transparent: setOf("body_statement", "block_body", "then", "do"),
+		doc:         hashDoc, docTargets: setOf("method", "singleton_method", "class", "module")},
+	// This Lua grammar writes its documentation comments (---@param,
+	// ---@class) as emmy_* and documentation_* nodes, files them inside the
+	// declaration below them, and reads a function's statements as a
+	// function_body that starts at the first of them. It expects a
+	// declaration after a --- line: a statement there is misread (the
+	// keyword of an if as a name) or rejected.
 	{name: "lua", grammar: lua.GetLanguage(), exts: []string{".lua"},
 		transparent: setOf("function_body", "fieldlist"),
-		comments:    setOf("emmy_documentation", "documentation_brief", "documentation_config", "documentation_command", "documentation_usage")},
+		comments: setOf("emmy_documentation", "documentation_brief", "documentation_class", "documentation_config",
+			"documentation_command", "documentation_tag", "documentation_usage"),
+		doc: luaDoc},
 }
 
 var (

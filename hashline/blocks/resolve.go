@@ -103,6 +103,27 @@ func (p *parsed) textStart(n *sitter.Node) int {
 	return firstNonSpace(p.src, int(n.StartByte()), int(n.EndByte()))
 }
 
+// codeStart is the offset of n's first byte that is neither space nor part
+// of a comment, or -1: where n opens as code. A grammar may start a
+// declaration at the comments above it (Lua files its --- documentation
+// inside the function), and the line a construct opens on is the line of
+// its code, not of a comment the caller never meant to name.
+func (p *parsed) codeStart(n *sitter.Node) int {
+	pos, hi := int(n.StartByte()), int(n.EndByte())
+	for pos < hi {
+		if isSpace(p.src[pos]) {
+			pos++
+			continue
+		}
+		if _, ce, ok := p.commentAt(n, pos); ok && ce <= hi {
+			pos = ce
+			continue
+		}
+		return pos
+	}
+	return -1
+}
+
 // contentEnd is the offset just past n's last byte that is neither space nor
 // part of a comment. Trailing comments stay outside a block: a grammar may
 // file the comment above the next declaration inside the construct before it
@@ -192,7 +213,7 @@ func (p *parsed) resolve(line int) (int, int, bool, string) {
 	chain := descend(p.root, b)
 	for _, n := range chain[1:] {
 		if p.lang.isComment(n.Type()) {
-			return decline("line %d is a comment, and comments are not blocks; anchor the line the construct itself opens on", line)
+			return p.commentLine(line)
 		}
 	}
 	if p.lang.sections {
@@ -312,7 +333,7 @@ func (p *parsed) enclosing(chain []*sitter.Node, line int) *sitter.Node {
 		if p.excluded(n) && !sameNode(n, p.top) {
 			continue
 		}
-		ts := p.textStart(n)
+		ts := p.codeStart(n)
 		if ts < p.starts[0] {
 			continue // no text, or the JSON wrapper before the first line
 		}
@@ -334,7 +355,7 @@ func (p *parsed) inside(chain []*sitter.Node, b, line int) (int, int, bool, stri
 	if e == nil {
 		return decline("line %d opens no multi-line construct", line)
 	}
-	opens, ends := p.lineOf(p.textStart(e)), p.lineOf(p.contentEnd(e)-1)
+	opens, ends := p.lineOf(p.codeStart(e)), p.lineOf(p.contentEnd(e)-1)
 	if ends == line {
 		return p.closes(e, line)
 	}
@@ -344,7 +365,7 @@ func (p *parsed) inside(chain []*sitter.Node, b, line int) (int, int, bool, stri
 
 // closes declines the last line of construct e.
 func (p *parsed) closes(e *sitter.Node, line int) (int, int, bool, string) {
-	opens := p.lineOf(p.textStart(e))
+	opens := p.lineOf(p.codeStart(e))
 	return decline("line %d is the last line of the %s that opens on line %d, not the start of a block: its lines are the plain range %d.=%d",
 		line, nodeName(e.Type()), opens, opens, line)
 }

@@ -4,7 +4,7 @@ over two lines."""
 import os
 
 
-# A standalone comment.
+# Directly above the decorators, so it documents the definition.
 @decorator
 @other(
     arg=1,
