@@ -94,15 +94,10 @@ type candidate struct {
 // twice.
 func (g *gate) retain(sc SyntaxChecker, t *Text, authored *Plan, prog *program, edits []ir, cb *clipboard) (*Plan, error) {
 	path := g.req.Path
-	// The edited text first: when it parses, as it nearly always does, one
-	// parse is all an edit costs.
-	if clean, supported := sc.Parses(path, authored.New.Normalized()); clean || !supported {
-		return authored, nil
-	}
-	if clean, _ := sc.Parses(path, t.Normalized()); !clean {
-		return authored, nil // a baseline that did not parse proves nothing
-	}
-	var found []candidate
+	// The rows that could be kept, by their text alone: with none, as with
+	// most edits, nothing is parsed at all.
+	type keepable struct{ op, line int }
+	var rows []keepable
 	ranges := 0
 	for i, op := range g.patch.Ops {
 		if op.Kind != OpPut || op.Loc.Kind != LocRange || op.Loc.M == op.Loc.N {
@@ -112,16 +107,32 @@ func (g *gate) retain(sc SyntaxChecker, t *Text, authored *Plan, prog *program, 
 			break
 		}
 		for _, keep := range []int{op.Loc.N, op.Loc.M} {
-			if !g.retentionEvidence(sc, t, op, keep) {
-				continue
+			if mayKeep(t, op, keep) {
+				rows = append(rows, keepable{i, keep})
 			}
-			p := g.plan(prog, keepLine(edits, i, keep, keep == op.Loc.N), t, cb)
-			if p.New.Raw() == t.Raw() {
-				continue
-			}
-			if clean, _ := sc.Parses(path, p.New.Normalized()); clean {
-				found = append(found, candidate{op: i, line: keep, plan: p})
-			}
+		}
+	}
+	if len(rows) == 0 {
+		return authored, nil
+	}
+	if clean, supported := sc.Parses(path, authored.New.Normalized()); clean || !supported {
+		return authored, nil
+	}
+	if clean, _ := sc.Parses(path, t.Normalized()); !clean {
+		return authored, nil // a baseline that did not parse proves nothing
+	}
+	var found []candidate
+	for _, r := range rows {
+		if !g.structural(sc, t, r.line) {
+			continue
+		}
+		first := r.line == g.patch.Ops[r.op].Loc.N
+		p := g.plan(prog, keepLine(edits, r.op, r.line, first), t, cb)
+		if p.New.Raw() == t.Raw() {
+			continue
+		}
+		if clean, _ := sc.Parses(path, p.New.Normalized()); clean {
+			found = append(found, candidate{op: r.op, line: r.line, plan: p})
 		}
 	}
 	switch {
@@ -147,11 +158,11 @@ func (g *gate) retain(sc SyntaxChecker, t *Text, authored *Plan, prog *program, 
 	return c.plan, nil
 }
 
-// retentionEvidence is what §8.4 asks before a row may be kept: deleting it
-// alone breaks the baseline's syntax (so it is structural), the + rows do
-// not contain its text anywhere (so the model did not move it), and it is
-// no deeper than the rows that replace its neighbours (so it encloses them).
-func (g *gate) retentionEvidence(sc SyntaxChecker, t *Text, op Op, keep int) bool {
+// mayKeep is the textual half of the evidence §8.4 asks before a row may be
+// kept: the + rows do not contain its text anywhere (so the model did not
+// move it), and it is no deeper than the rows that replace its neighbours
+// (so it encloses them). It needs no parse, so most edits stop here.
+func mayKeep(t *Text, op Op, keep int) bool {
 	row := t.Line(keep)
 	if strings.TrimSpace(row) == "" {
 		return false
@@ -167,9 +178,12 @@ func (g *gate) retentionEvidence(sc SyntaxChecker, t *Text, op Op, keep int) boo
 			}
 		}
 	}
-	if minIndent >= 0 && indentOf(row) > minIndent {
-		return false
-	}
+	return minIndent < 0 || indentOf(row) <= minIndent
+}
+
+// structural is the syntax half: deleting the row alone breaks the
+// baseline.
+func (g *gate) structural(sc SyntaxChecker, t *Text, keep int) bool {
 	without := t.Splice([]Hunk{{Start: keep - 1, End: keep}})
 	clean, _ := sc.Parses(g.req.Path, NewText(without).Normalized())
 	return !clean
