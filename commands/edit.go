@@ -40,10 +40,6 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 		return nil, err
 	}
 	sess := s.Sessions.Get(a.sessionName())
-	if err := sess.LockMutation(ctx); err != nil {
-		return nil, err
-	}
-	defer sess.UnlockMutation()
 	wp, err := s.resolve(a.Path)
 	// A path that names no file may be a slip for a file this session
 	// read (§9.2). This runs before confinement refuses the path, so a
@@ -58,10 +54,7 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.editLocked(ctx, sess, a, wp)
-	if err == nil {
-		res.Warnings = append(rebound, res.Warnings...)
-	}
+	res, err := s.editFile(ctx, sess, a, wp)
 	if errors.Is(err, context.Canceled) {
 		return nil, err
 	}
@@ -70,82 +63,101 @@ func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
 		sess.Fail(wp.Abs, a.Turn, "edit", he)
 		return nil, he
 	}
+	res.Warnings = append(rebound, res.Warnings...)
 	return res, nil
 }
 
-func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditArgs, wp workspace.Path) (*EditResult, error) {
-	// MV names a second file; resolve it first so both are locked in one
-	// order and a bad destination fails before anything is checked.
+// editFile runs the edit of wp, holding its permits from the gates to the
+// commit.
+func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArgs, wp workspace.Path) (*EditResult, error) {
 	patch, err := hashline.Parse(a.Ops)
 	if err != nil {
 		return nil, err
 	}
-	var dest *workspace.Path
-	for _, op := range patch.Ops {
-		if op.Kind == hashline.OpMove {
-			d, err := s.moveTarget(wp, op.Dest)
-			if err != nil {
-				return nil, err
-			}
-			dest = &d
-		}
+	// MV names a second file; resolve it first so both are locked in one
+	// order and a bad destination fails before anything is checked.
+	dest, err := s.moveDest(wp, patch)
+	if err != nil {
+		return nil, err
 	}
 	paths := []string{wp.Abs}
 	if dest != nil {
 		paths = append(paths, dest.Abs)
 	}
-	unlock, err := s.lockDocs(ctx, paths...)
+	unlock, err := s.lock(ctx, a.sessionName(), paths...)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 
 	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, VersionOnly: s.Stateless}
-	var (
-		plan   *hashline.Plan
-		live   documents.Live
-		landed documents.Landed
-	)
-	// An editor that refuses the edit (the buffer changed in between) gets
-	// one more pass through the gates against its new text (DESIGN §5.4).
+	ap, err := s.applyEdit(ctx, sess, req, wp, dest)
+	if err != nil {
+		return nil, err
+	}
+	return ap.result(sess, wp, dest)
+}
+
+// appliedEdit is an edit the sink wrote: its plan, the live text the plan
+// was proven against, and what the sink reports landed.
+type appliedEdit struct {
+	plan   *hashline.Plan
+	live   documents.Live
+	landed documents.Landed
+}
+
+// applyEdit plans the edit against the live text and hands it to the sink.
+// An editor that refuses the edit (the buffer changed in between) gets one
+// more pass through the gates against its new text (DESIGN §5.4).
+func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hashline.EditRequest, wp workspace.Path, dest *workspace.Path) (appliedEdit, error) {
 	for attempt := 0; ; attempt++ {
-		live, err = s.Source.Live(ctx, wp.Abs)
+		live, err := s.Source.Live(ctx, wp.Abs)
 		if err != nil {
-			return nil, err
+			return appliedEdit{}, err
 		}
 		if !live.Exists() {
-			return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+			return appliedEdit{}, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
 				Message: fmt.Sprintf("there is no file at %s: edit changes existing files; create it with hashline_write, or check the name", wp.Rel)}
 		}
-		plan, err = sess.Plan(req, live.Text)
+		plan, err := sess.Plan(req, live.Text)
 		if err != nil {
-			return nil, err
+			return appliedEdit{}, err
 		}
-		landed, err = s.Sink.Apply(ctx, changeSet(plan, wp, dest, live))
-		if errors.Is(err, ErrNotApplied) && attempt == 0 {
+		landed, err := s.Sink.Apply(ctx, changeSet(plan, wp, dest, live))
+		switch {
+		case errors.Is(err, ErrNotApplied) && attempt == 0:
 			continue
+		case errors.Is(err, ErrNotApplied):
+			return appliedEdit{}, s.refusedTwice(ctx, wp, live, err)
+		case err != nil:
+			return appliedEdit{}, err
 		}
-		if errors.Is(err, ErrNotApplied) {
-			// Tell the tag of the text as it is now, after the refusal, and
-			// whether the text moved at all: an editor that refuses an
-			// edit of a text that stands still has its own reason.
-			before := live
-			if now, lerr := s.Source.Live(ctx, wp.Abs); lerr == nil && now.Exists() {
-				live = now
-			}
-			if live.Text.Raw() == before.Text.Raw() {
-				return nil, &hashline.Error{Code: hashline.CodeToolFailed, Details: hashline.Details{LiveTag: string(live.Text.Tag())},
-					Message: fmt.Sprintf("the editor refused the edit of %s twice, though the file did not change (%v): check the editor (a read-only or unsaved-conflict file, an MV destination it will not create), then retry", wp.Rel, err)}
-			}
-			return nil, &hashline.Error{Code: hashline.CodeTagMismatch, Details: hashline.Details{LiveTag: string(live.Text.Tag())},
-				Message: fmt.Sprintf("the editor refused the edit twice because %s keeps changing: read it again and rebuild the ops against the new tag", wp.Rel)}
-		}
-		if err != nil {
-			return nil, err
-		}
-		break
+		return appliedEdit{plan: plan, live: live, landed: landed}, nil
 	}
+}
 
+// refusedTwice is the error of an edit the editor refused twice. It tells
+// the tag of the text as it is now, and whether the text moved at all: an
+// editor that refuses an edit of a text that stands still has its own
+// reason.
+func (s *Server) refusedTwice(ctx context.Context, wp workspace.Path, before documents.Live, cause error) error {
+	live := before
+	if now, err := s.Source.Live(ctx, wp.Abs); err == nil && now.Exists() {
+		live = now
+	}
+	details := hashline.Details{LiveTag: string(live.Text.Tag())}
+	if live.Text.Raw() == before.Text.Raw() {
+		return &hashline.Error{Code: hashline.CodeToolFailed, Details: details,
+			Message: fmt.Sprintf("the editor refused the edit of %s twice, though the file did not change (%v): check the editor (a read-only or unsaved-conflict file, an MV destination it will not create), then retry", wp.Rel, cause)}
+	}
+	return &hashline.Error{Code: hashline.CodeTagMismatch, Details: details,
+		Message: fmt.Sprintf("the editor refused the edit twice because %s keeps changing: read it again and rebuild the ops against the new tag", wp.Rel)}
+}
+
+// result commits what the edit left to the session and reports it: the
+// text that landed, at dest for a MV.
+func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *workspace.Path) (*EditResult, error) {
+	plan := ap.plan
 	res := &EditResult{OK: true, Path: wp.Rel, Resolved: plan.Resolved, Warnings: plan.Warnings}
 	if res.Resolved == nil {
 		res.Resolved = []hashline.Resolved{}
@@ -153,14 +165,14 @@ func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditA
 	if plan.Remove {
 		sess.Commit(plan, wp.Abs, nil)
 		res.Removed = true
-		res.Diff = udiff.Unified("a/"+wp.Rel, "/dev/null", live.Text.Normalized(), "")
+		res.Diff = udiff.Unified("a/"+wp.Rel, "/dev/null", ap.live.Text.Normalized(), "")
 		return res, nil
 	}
 	at := wp
 	if dest != nil {
 		at = *dest
 	}
-	got := landed[at.Abs]
+	got := ap.landed[at.Abs]
 	if got == nil {
 		return nil, hashline.Errorf(hashline.CodeToolFailed, "the edit of %s was applied but its text could not be read back: read the file to see what it holds", at.Rel)
 	}
@@ -171,7 +183,7 @@ func (s *Server) editLocked(ctx context.Context, sess *hashline.Session, a EditA
 	res.Path = at.Rel
 	res.Tag = string(got.Tag())
 	res.Header = hashline.Header(at.Rel, got.Tag())
-	res.Diff = udiff.Unified("a/"+wp.Rel, "b/"+at.Rel, live.Text.Normalized(), got.Normalized())
+	res.Diff = udiff.Unified("a/"+wp.Rel, "b/"+at.Rel, ap.live.Text.Normalized(), got.Normalized())
 	if res.Warnings == nil {
 		res.Warnings = []hashline.Warning{}
 	}
@@ -206,20 +218,27 @@ func (s *Server) recoverPath(sess *hashline.Session, a EditArgs, wp workspace.Pa
 		"%s names no file in the workspace; the edit went to %s, the one file this session read with that name and tag %s: use that path from here on", a.Path, cwp.Rel, tag)}}, true
 }
 
-// moveTarget resolves MV's destination, relative to the workspace like any
-// path argument; it must not exist yet.
-func (s *Server) moveTarget(src workspace.Path, dest string) (workspace.Path, error) {
-	d, err := s.resolve(dest)
-	if err != nil {
-		return d, err
+// moveDest resolves the destination of the patch's MV, if it has one,
+// relative to the workspace like any path argument; it must not exist yet.
+func (s *Server) moveDest(src workspace.Path, patch *hashline.Patch) (*workspace.Path, error) {
+	var dest *workspace.Path
+	for _, op := range patch.Ops {
+		if op.Kind != hashline.OpMove {
+			continue
+		}
+		d, err := s.resolve(op.Dest)
+		if err != nil {
+			return nil, err
+		}
+		if d.Abs == src.Abs {
+			return nil, hashline.Errorf(hashline.CodeInvalidArgument, "MV %s names the file itself: give a different destination, or drop the MV line", op.Dest)
+		}
+		if d.Exists {
+			return nil, hashline.Errorf(hashline.CodeInvalidArgument, "MV destination %s already exists: choose a new name, or remove that file first", d.Rel)
+		}
+		dest = &d
 	}
-	if d.Abs == src.Abs {
-		return d, hashline.Errorf(hashline.CodeInvalidArgument, "MV %s names the file itself: give a different destination, or drop the MV line", dest)
-	}
-	if d.Exists {
-		return d, hashline.Errorf(hashline.CodeInvalidArgument, "MV destination %s already exists: choose a new name, or remove that file first", d.Rel)
-	}
-	return d, nil
+	return dest, nil
 }
 
 func changeSet(p *hashline.Plan, wp workspace.Path, dest *workspace.Path, live documents.Live) documents.ChangeSet {

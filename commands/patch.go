@@ -53,13 +53,56 @@ func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
 	}
 	secs, problems := hashline.ParsePatch(a.Patch)
 	sess := s.Sessions.Get(a.sessionName())
-	if err := sess.LockMutation(ctx); err != nil {
+	files, problems := s.patchFiles(secs, problems)
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.wp.Abs
+	}
+	unlock, err := s.lock(ctx, a.sessionName(), paths...)
+	if err != nil {
 		return nil, err
 	}
-	defer sess.UnlockMutation()
+	defer unlock()
 
-	files := map[string]*patchFile{}
-	var order []string
+	for _, f := range files {
+		probs, err := s.planPatchFile(ctx, sess, f)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, probs...)
+	}
+	key := "patch:" + strings.Join(paths, "\x00")
+	if len(problems) > 0 {
+		err := hashline.PatchError(problems)
+		sess.Fail(key, a.Turn, "patch-command", err)
+		return nil, err
+	}
+	cs := documents.ChangeSet{Label: fmt.Sprintf("hashline: patch of %d file(s)", len(files))}
+	for _, f := range files {
+		old := f.live
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: f.wp.Abs, Old: &old, Edits: f.plan.Edits, Hunks: f.plan.Hunks, New: f.plan.New})
+	}
+	landed, err := s.Sink.Apply(ctx, cs)
+	if err != nil {
+		err = s.partial(ctx, files, err)
+		he := hashline.AsError(err)
+		sess.Fail(key, a.Turn, "patch-command", he)
+		return nil, he
+	}
+	res, err := patchResult(sess, files, landed)
+	if err != nil {
+		return nil, err
+	}
+	sess.Succeed(key)
+	return res, nil
+}
+
+// patchFiles files the sections of a patch under the files they name, in
+// the order the patch first names them, and adds the problems of sections
+// that name no file in the workspace.
+func (s *Server) patchFiles(secs []hashline.PatchSection, problems []hashline.Problem) ([]*patchFile, []hashline.Problem) {
+	var files []*patchFile
+	byPath := map[string]*patchFile{}
 	// Syntax problems name a section's path as written; they are filed
 	// under the file's one name, as the other problems are, so a file
 	// spelled two ways is not listed twice.
@@ -74,11 +117,11 @@ func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
 			problems = append(problems, hashline.Problem{Path: sec.Path, Line: sec.Line, Code: he.Code, Message: fmt.Sprintf("@@ %s (patch line %d): %s", sec.Path, sec.Line, he.Message)})
 			continue
 		}
-		f := files[wp.Abs]
+		f := byPath[wp.Abs]
 		if f == nil {
 			f = &patchFile{wp: wp}
-			files[wp.Abs] = f
-			order = append(order, wp.Abs)
+			byPath[wp.Abs] = f
+			files = append(files, f)
 		}
 		f.ops = append(f.ops, sec.Ops...)
 		names[sec.Path] = wp.Rel
@@ -88,69 +131,49 @@ func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
 			problems[i].Path = rel
 		}
 	}
-	unlock, err := s.lockDocs(ctx, order...)
+	return files, problems
+}
+
+// planPatchFile plans f's ops against its live text, and returns the
+// problems that stop it.
+func (s *Server) planPatchFile(ctx context.Context, sess *hashline.Session, f *patchFile) ([]hashline.Problem, error) {
+	live, err := s.Source.Live(ctx, f.wp.Abs)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	f.live = live
+	switch {
+	case !live.Exists():
+		return []hashline.Problem{{Path: f.wp.Rel, Code: hashline.CodeInvalidArgument,
+			Message: fmt.Sprintf("there is no file at %s: a patch changes existing files; create it with hashline_write", f.wp.Rel)}}, nil
+	case !s.Stateless && !sess.HasRead(f.wp.Abs):
+		return []hashline.Problem{{Path: f.wp.Rel, Code: hashline.CodeTagUnknown,
+			Message: fmt.Sprintf("%s was never read in this session: read it first (hashline_read with anchors \"line\"), then build the patch from that read", f.wp.Rel)}}, nil
+	case len(f.ops) == 0:
+		// Its sections' ops were all refused by the parser, which said
+		// why; planning nothing would only add "no change".
+		return nil, nil
+	}
+	plan, probs := hashline.PlanPatch(f.wp.Abs, f.wp.Rel, f.ops, live.Text)
+	f.plan = plan
+	return probs, nil
+}
 
-	for _, abs := range order {
-		f := files[abs]
-		live, err := s.Source.Live(ctx, abs)
-		if err != nil {
-			return nil, err
-		}
-		f.live = live
-		switch {
-		case !live.Exists():
-			problems = append(problems, hashline.Problem{Path: f.wp.Rel, Code: hashline.CodeInvalidArgument,
-				Message: fmt.Sprintf("there is no file at %s: a patch changes existing files; create it with hashline_write", f.wp.Rel)})
-		case !s.Stateless && !sess.HasRead(abs):
-			problems = append(problems, hashline.Problem{Path: f.wp.Rel, Code: hashline.CodeTagUnknown,
-				Message: fmt.Sprintf("%s was never read in this session: read it first (hashline_read with anchors \"line\"), then build the patch from that read", f.wp.Rel)})
-		case len(f.ops) == 0:
-			// Its sections' ops were all refused by the parser, which
-			// said why; planning nothing would only add "no change".
-		default:
-			plan, probs := hashline.PlanPatch(abs, f.wp.Rel, f.ops, live.Text)
-			f.plan = plan
-			problems = append(problems, probs...)
-		}
-	}
-	key := "patch:" + strings.Join(order, "\x00")
-	if len(problems) > 0 {
-		err := hashline.PatchError(problems)
-		sess.Fail(key, a.Turn, "patch-command", err)
-		return nil, err
-	}
-
-	cs := documents.ChangeSet{Label: fmt.Sprintf("hashline: patch of %d file(s)", len(order))}
-	for _, abs := range order {
-		f := files[abs]
-		old := f.live
-		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: abs, Old: &old, Edits: f.plan.Edits, Hunks: f.plan.Hunks, New: f.plan.New})
-	}
-	landed, err := s.Sink.Apply(ctx, cs)
-	if err != nil {
-		err = s.partial(ctx, files, order, err)
-		he := hashline.AsError(err)
-		sess.Fail(key, a.Turn, "patch-command", he)
-		return nil, he
-	}
+// patchResult commits what the patch left in each file to the session and
+// reports it.
+func patchResult(sess *hashline.Session, files []*patchFile, landed documents.Landed) (*PatchResult, error) {
 	res := &PatchResult{OK: true, Warnings: []hashline.Warning{}}
-	for _, abs := range order {
-		f := files[abs]
-		got := landed[abs]
+	for _, f := range files {
+		got := landed[f.wp.Abs]
 		if got == nil {
 			return nil, hashline.Errorf(hashline.CodeToolFailed, "the patch was applied but the text of %s could not be read back: read it to see what it holds", f.wp.Rel)
 		}
-		sess.Commit(f.plan, abs, got)
+		sess.Commit(f.plan, f.wp.Abs, got)
 		if w, drifted := landedDrift(f.plan.New, got); drifted {
 			res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: f.wp.Rel + ": " + w})
 		}
 		res.Files = append(res.Files, PatchFile{Path: f.wp.Rel, Tag: string(got.Tag()), Header: hashline.Header(f.wp.Rel, got.Tag())})
 	}
-	sess.Succeed(key)
 	return res, nil
 }
 
@@ -161,7 +184,7 @@ const partialWait = 500 * time.Millisecond
 // partial explains a change set the editor refused: an editor that does
 // not apply multi-file edits all or nothing may have applied some files, and
 // the model must know which.
-func (s *Server) partial(ctx context.Context, files map[string]*patchFile, order []string, cause error) error {
+func (s *Server) partial(ctx context.Context, files []*patchFile, cause error) error {
 	if !errors.Is(cause, ErrNotApplied) {
 		return cause
 	}
@@ -170,9 +193,8 @@ func (s *Server) partial(ctx context.Context, files map[string]*patchFile, order
 	var done, not []string
 	for deadline := time.Now().Add(partialWait); ; {
 		done, not = done[:0], not[:0]
-		for _, abs := range order {
-			f := files[abs]
-			now, err := s.Source.Live(ctx, abs)
+		for _, f := range files {
+			now, err := s.Source.Live(ctx, f.wp.Abs)
 			if err == nil && now.Exists() && now.Text.Raw() == f.plan.New.Raw() {
 				done = append(done, f.wp.Rel)
 			} else {

@@ -1,6 +1,7 @@
 // Package commands implements the hashline.* commands: it checks arguments
 // against the published schemas, resolves paths inside the workspace, runs
-// the core, and carries the result to the editor or the disk through a Sink.
+// the core, and carries the result to the editor or the disk through a Sink,
+// one mutation at a time per session and per document.
 // The same code serves the language server and the shell verbs; only the
 // Source and Sink differ.
 package commands
@@ -11,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -46,7 +46,8 @@ type Sink interface {
 // written; the caller may run the gates once more.
 var ErrNotApplied = documents.ErrNotApplied
 
-// Server runs commands. Its fields are set once before the first call.
+// Server runs commands. Its exported fields are set once before the first
+// call.
 type Server struct {
 	Roots    *workspace.Roots
 	Sessions *hashline.Sessions
@@ -58,7 +59,10 @@ type Server struct {
 	// patch then re-hashes every anchor but cannot require a read first.
 	Stateless bool
 
-	docs docLocks // one mutation per document
+	// Mutation permits, taken through lock only: one per session name and
+	// one per document.
+	sessionPermits permits
+	docPermits     permits
 }
 
 // Names of the commands, as executeCommand knows them.
@@ -278,89 +282,6 @@ func (s *Server) resolve(p string) (workspace.Path, error) {
 		return wp, &hashline.Error{Code: code, Message: we.Error(), Details: hashline.Details{Field: "path"}}
 	}
 	return wp, err
-}
-
-// lockDocs serializes mutations of documents across sessions: it takes the
-// permit of every path, in one order so two calls cannot deadlock, or gives
-// up when ctx ends. The returned func releases them.
-func (s *Server) lockDocs(ctx context.Context, paths ...string) (func(), error) {
-	paths = slices.Compact(slices.Sorted(slices.Values(paths)))
-	var held []string
-	release := func() {
-		for i := len(held) - 1; i >= 0; i-- {
-			s.docs.release(held[i])
-		}
-	}
-	for _, p := range paths {
-		if err := s.docs.acquire(ctx, p); err != nil {
-			release()
-			return nil, err
-		}
-		held = append(held, p)
-	}
-	return release, nil
-}
-
-// docLocks holds a permit per document while anyone holds or waits for it,
-// so the table does not grow with every path ever edited.
-type docLocks struct {
-	mu sync.Mutex
-	m  map[string]*docLock
-}
-
-type docLock struct {
-	permit chan struct{}
-	refs   int
-}
-
-func (d *docLocks) acquire(ctx context.Context, path string) error {
-	d.mu.Lock()
-	if d.m == nil {
-		d.m = map[string]*docLock{}
-	}
-	l := d.m[path]
-	if l == nil {
-		l = &docLock{permit: make(chan struct{}, 1)}
-		d.m[path] = l
-	}
-	l.refs++
-	d.mu.Unlock()
-	select {
-	case l.permit <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		d.drop(path, l)
-		return ctx.Err()
-	}
-}
-
-func (d *docLocks) release(path string) {
-	d.mu.Lock()
-	l := d.m[path]
-	d.mu.Unlock()
-	<-l.permit
-	d.drop(path, l)
-}
-
-func (d *docLocks) drop(path string, l *docLock) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if l.refs--; l.refs == 0 {
-		delete(d.m, path)
-	}
-}
-
-// lockSession takes the session's mutation permit and the documents'.
-func (s *Server) lockSession(ctx context.Context, sess *hashline.Session, paths ...string) (func(), error) {
-	if err := sess.LockMutation(ctx); err != nil {
-		return nil, err
-	}
-	unlockDocs, err := s.lockDocs(ctx, paths...)
-	if err != nil {
-		sess.UnlockMutation()
-		return nil, err
-	}
-	return func() { unlockDocs(); sess.UnlockMutation() }, nil
 }
 
 func (s *Server) describe(_ context.Context, args json.RawMessage) (any, error) {

@@ -41,7 +41,7 @@ func (s *Server) write(ctx context.Context, args json.RawMessage) (any, error) {
 		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnStripped, Message: w})
 	}
 	sess := s.Sessions.Get(a.sessionName())
-	unlock, err := s.lockSession(ctx, sess, wp.Abs)
+	unlock, err := s.lock(ctx, a.sessionName(), wp.Abs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package hashline
 
 import (
-	"context"
 	"path/filepath"
 	"sync"
 )
@@ -11,43 +10,21 @@ const MaxSessions = 32
 
 // Session is what one assistant accumulates: the snapshots it was shown,
 // its named registers, and its repeat guard (DESIGN §3). Its methods are
-// safe for concurrent use.
+// safe for concurrent use. Serializing a session's mutations from gate to
+// commit (§13.3) is the caller's: the core holds no lock across calls.
 type Session struct {
-	// mutation serializes one session's edits from gate to commit (§13.3),
-	// so no record can slip between a validation and its write. It is a
-	// channel so that a caller waiting for it can give up when its request
-	// is cancelled. The edge holds it across its write; the core never
-	// takes it.
-	mutation chan struct{}
-
-	mu    sync.Mutex // guards the three below
+	mu    sync.Mutex // guards store, regs and guard
 	store *Store
 	regs  *Registers
 	guard *Guard
-	used  uint64 // recency in Sessions
+
+	used uint64 // recency; guarded by the Sessions mutex
 }
 
 // NewSession returns a session that has seen nothing.
 func NewSession() *Session {
-	return &Session{store: NewStore(), regs: NewRegisters(), guard: NewGuard(), mutation: make(chan struct{}, 1)}
+	return &Session{store: NewStore(), regs: NewRegisters(), guard: NewGuard()}
 }
-
-// LockMutation takes the session's mutation permit, or gives up when ctx
-// ends.
-func (s *Session) LockMutation(ctx context.Context) error {
-	select {
-	case s.mutation <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// UnlockMutation returns the permit LockMutation took.
-func (s *Session) UnlockMutation() { <-s.mutation }
-
-// mutating reports whether a mutation holds the permit now.
-func (s *Session) mutating() bool { return len(s.mutation) > 0 }
 
 // Read renders lines first..first+limit-1 of t and records them as shown.
 func (s *Session) Read(path, display string, t *Text, first, limit int) View {
@@ -141,7 +118,7 @@ func (s *Session) Snapshots(path string) []*Snapshot {
 
 // Sessions holds the sessions of a server by name, at most MaxSessions.
 type Sessions struct {
-	mu    sync.Mutex
+	mu    sync.Mutex // guards m, clock and each held session's used
 	m     map[string]*Session
 	clock uint64
 }
@@ -160,18 +137,14 @@ func (ss *Sessions) Get(name string) *Session {
 		return s
 	}
 	if len(ss.m) >= MaxSessions {
-		// A session in the middle of a mutation is not dropped: a second
-		// session of the same name would break its serialization.
 		var cold string
 		var used uint64
 		for n, s := range ss.m {
-			if !s.mutating() && (cold == "" || s.used < used) {
+			if cold == "" || s.used < used {
 				cold, used = n, s.used
 			}
 		}
-		if cold != "" {
-			delete(ss.m, cold)
-		}
+		delete(ss.m, cold)
 	}
 	s := NewSession()
 	s.used = ss.clock

@@ -1,8 +1,6 @@
 package hashline_test
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"testing"
 
@@ -44,28 +42,5 @@ func TestSessionsBound(t *testing.T) {
 	ss.Clear()
 	if ss.Len() != 0 {
 		t.Fatalf("len after Clear = %d", ss.Len())
-	}
-}
-
-// A session in the middle of a mutation is never the one dropped: a second
-// session under its name would break one-mutation-at-a-time (§13.3).
-func TestSessionsKeepAMutatingSession(t *testing.T) {
-	ss := hashline.NewSessions()
-	busy := ss.Get("busy") // the coldest from here on
-	if err := busy.LockMutation(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer busy.UnlockMutation()
-	for i := 0; i < 2*hashline.MaxSessions; i++ {
-		ss.Get(fmt.Sprintf("s%d", i))
-	}
-	if ss.Get("busy") != busy {
-		t.Fatal("the mutating session was dropped")
-	}
-	// A second mutation waits for the first, and gives up with its context.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := busy.LockMutation(ctx); !errors.Is(err, context.Canceled) {
-		t.Fatalf("LockMutation while held = %v, want context.Canceled", err)
 	}
 }
