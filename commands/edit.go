@@ -125,9 +125,9 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		}
 		landed, err := s.Sink.Apply(ctx, changeSet(plan, wp, dest, live))
 		switch {
-		case errors.Is(err, ErrNotApplied) && attempt == 0:
+		case errors.Is(err, documents.ErrNotApplied) && attempt == 0:
 			continue
-		case errors.Is(err, ErrNotApplied):
+		case errors.Is(err, documents.ErrNotApplied):
 			return appliedEdit{}, s.refusedTwice(ctx, wp, live, err)
 		case err != nil:
 			return appliedEdit{}, err

@@ -185,7 +185,7 @@ const partialWait = 500 * time.Millisecond
 // not apply multi-file edits all or nothing may have applied some files, and
 // the model must know which.
 func (s *Server) partial(ctx context.Context, files []*patchFile, cause error) error {
-	if !errors.Is(cause, ErrNotApplied) {
+	if !errors.Is(cause, documents.ErrNotApplied) {
 		return cause
 	}
 	// Editors report what they applied after they answer, so look for a

@@ -36,15 +36,11 @@ type Source interface {
 }
 
 // Sink writes a change set, all or nothing, and reports the text each file
-// holds afterwards.
+// holds afterwards. It returns documents.ErrNotApplied when it wrote
+// nothing because a file is not the text the change was proven against.
 type Sink interface {
 	Apply(ctx context.Context, cs documents.ChangeSet) (documents.Landed, error)
 }
-
-// ErrNotApplied is returned by a Sink when the editor refused the change,
-// or the file changed between the check and the write. Nothing was
-// written; the caller may run the gates once more.
-var ErrNotApplied = documents.ErrNotApplied
 
 // Server runs commands. Its exported fields are set once before the first
 // call.

@@ -8,7 +8,8 @@ import (
 
 // ErrNotApplied is returned by a sink that wrote nothing because the file
 // is not the text the change was proven against any more: the editor
-// refused it, or the file changed on disk in between.
+// refused it, or the file changed in between. The caller may run the gates
+// once more against the text as it is now.
 var ErrNotApplied = errors.New("the edit was not applied")
 
 // Live is the text of a file as it is now.
@@ -47,8 +48,8 @@ type FileChange struct {
 	// Edits turn Old's raw text into New's (Modify, and Rename when the
 	// content changes too).
 	Edits []hashline.ByteEdit
-	// Hunks are Edits as lines of Old, when known: they let an editor's
-	// sink tell whether the edit itself landed (hashline.Landed).
+	// Hunks are Edits as lines of Old, when known: they let a Landing
+	// tell the edit itself from other changes (hashline.ShowsEdit).
 	Hunks []hashline.Hunk
 	New   *hashline.Text // the intended text afterwards; nil for Delete
 }
@@ -61,5 +62,5 @@ type ChangeSet struct {
 }
 
 // Landed maps each path a change set left a file at to the text it holds
-// now. A path deleted or moved away is absent.
+// now, as a Landing found it. A path deleted or moved away is absent.
 type Landed map[string]*hashline.Text

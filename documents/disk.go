@@ -53,43 +53,28 @@ func ReadDisk(abs string) (Live, error) {
 func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 	// Stage every modified file first: most failures (a full disk, a
 	// read-only folder) then happen before any file has changed.
-	staged := map[int]string{}
+	staged, err := stageModified(cs)
 	defer func() {
 		for _, tmp := range staged {
 			os.Remove(tmp)
 		}
 	}()
-	for i, fc := range cs.Files {
-		if fc.Kind != Modify {
-			continue
-		}
-		perm := fs.FileMode(0o644)
-		if fi, err := os.Stat(fc.Path); err == nil {
-			perm = fi.Mode().Perm()
-		}
-		tmp, err := stage(fc.Path, []byte(fc.New.Raw()), perm)
-		if err != nil {
-			return nil, err
-		}
-		staged[i] = tmp
+	if err != nil {
+		return nil, err
 	}
-	landed := Landed{}
+	// The change was proven against the text read before; a file that has
+	// changed since (another program wrote it) must not be overwritten.
+	for _, fc := range cs.Files {
+		if fc.Old != nil && fc.Old.Text != nil && !unchangedOnDisk(fc) {
+			return nil, fmt.Errorf("%w: %s changed on disk since it was read", ErrNotApplied, fc.Path)
+		}
+	}
 	var undo []func()
 	fail := func(err error) (Landed, error) {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()
 		}
 		return nil, err
-	}
-	// The change was proven against the text read before; a file that has
-	// changed since (another program wrote it) must not be overwritten.
-	for _, fc := range cs.Files {
-		if fc.Old == nil || fc.Old.Text == nil {
-			continue
-		}
-		if now, err := os.ReadFile(fc.Path); err != nil || string(now) != fc.Old.Text.Raw() {
-			return nil, fmt.Errorf("%w: %s changed on disk since it was read", ErrNotApplied, fc.Path)
-		}
 	}
 	for i, fc := range cs.Files {
 		switch fc.Kind {
@@ -100,7 +85,6 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 			}
 			delete(staged, i)
 			undo = append(undo, func() { _ = WriteFileAtomic(fc.Path, []byte(prev), 0) })
-			landed[fc.Path] = readBack(fc.Path, fc.New)
 		case Create:
 			if err := os.MkdirAll(filepath.Dir(fc.Path), 0o755); err != nil {
 				return fail(fmt.Errorf("create folder for %s: %w", fc.Path, err))
@@ -109,7 +93,6 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 				return fail(err)
 			}
 			undo = append(undo, func() { _ = os.Remove(fc.Path) })
-			landed[fc.Path] = readBack(fc.Path, fc.New)
 		case Rename:
 			mode := fs.FileMode(fc.Old.Mode)
 			if err := os.MkdirAll(filepath.Dir(fc.NewPath), 0o755); err != nil {
@@ -127,7 +110,6 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 				_ = CreateFileAtomic(fc.Path, []byte(prev), mode)
 				_ = os.Remove(fc.NewPath)
 			})
-			landed[fc.NewPath] = readBack(fc.NewPath, fc.New)
 		case Delete:
 			if err := os.Remove(fc.Path); err != nil {
 				return fail(fmt.Errorf("delete %s: %w", fc.Path, err))
@@ -136,17 +118,35 @@ func (Disk) Apply(_ context.Context, cs ChangeSet) (Landed, error) {
 			undo = append(undo, func() { _ = CreateFileAtomic(fc.Path, []byte(prev), mode) })
 		}
 	}
-	return landed, nil
+	return NewLanding(cs).ReadBack(), nil
 }
 
-// readBack returns what path holds now (DESIGN §5.5: the landed text is
-// what the file holds, not what was meant), or want when it cannot be read.
-func readBack(path string, want *hashline.Text) *hashline.Text {
-	b, err := os.ReadFile(path)
-	if err != nil || string(b) == want.Raw() {
-		return want
+// stageModified stages the new text of every modified file, keyed by its
+// index in cs; on failure it returns those staged so far.
+func stageModified(cs ChangeSet) (map[int]string, error) {
+	staged := map[int]string{}
+	for i, fc := range cs.Files {
+		if fc.Kind != Modify {
+			continue
+		}
+		perm := fs.FileMode(0o644)
+		if fi, err := os.Stat(fc.Path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+		tmp, err := stage(fc.Path, []byte(fc.New.Raw()), perm)
+		if err != nil {
+			return staged, err
+		}
+		staged[i] = tmp
 	}
-	return hashline.NewText(string(b))
+	return staged, nil
+}
+
+// unchangedOnDisk reports whether the disk still holds the text fc was
+// proven against.
+func unchangedOnDisk(fc FileChange) bool {
+	b, err := os.ReadFile(fc.Path)
+	return err == nil && string(b) == fc.Old.Text.Raw()
 }
 
 // renameFile is os.Rename; tests replace it to fail a rename midway.

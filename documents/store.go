@@ -32,7 +32,7 @@ type Doc struct {
 // Store holds the documents the editor has open, as its didOpen, didChange
 // and didClose notifications describe them. It is safe for concurrent use.
 type Store struct {
-	mu   sync.Mutex
+	mu   sync.Mutex // guards the fields below; never held while waiting
 	enc  Encoding
 	seq  uint64
 	docs map[string]*entry
@@ -135,6 +135,37 @@ func (s *Store) Get(path string) (Doc, bool) {
 		return Doc{}, false
 	}
 	return e.doc, true
+}
+
+// Live is the text of the file at abs: the editor's buffer when it holds
+// one, else the disk (DESIGN §2).
+func (s *Store) Live(_ context.Context, abs string) (Live, error) {
+	if d, ok := s.Get(abs); ok {
+		return Live{Text: hashline.NewText(d.Text), Version: d.Version, Open: true}, nil
+	}
+	return ReadDisk(abs)
+}
+
+// CheckUnchanged returns ErrNotApplied when a file of cs no longer holds
+// the text it was proven against, where it was: in the editor's buffer, or
+// on disk. The positions may be wrong then, so the caller proves it again.
+func (s *Store) CheckUnchanged(cs ChangeSet) error {
+	for _, fc := range cs.Files {
+		if fc.Old == nil || fc.Old.Text == nil {
+			continue
+		}
+		if !s.holds(fc) {
+			return fmt.Errorf("%w: %s changed since the edit was checked", ErrNotApplied, fc.Path)
+		}
+	}
+	return nil
+}
+
+func (s *Store) holds(fc FileChange) bool {
+	if d, ok := s.Get(fc.Path); ok {
+		return fc.Old.Open && d.Text == fc.Old.Text.Raw()
+	}
+	return !fc.Old.Open && unchangedOnDisk(fc)
 }
 
 // Paths lists the paths of the open documents, sorted.

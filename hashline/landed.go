@@ -37,14 +37,14 @@ func LineHunks(old, new *Text) ([]Hunk, bool) {
 	return hunks, true
 }
 
-// Landed reports whether got, the text an editor reports after applying
+// ShowsEdit reports whether got, the text an editor reports after applying
 // hunks to old, shows their effect, whatever else changed beside them: a
 // hunk that replaced or removed lines has at least one of them gone, and a
 // pure insertion has new lines between its neighbours. An editor may answer
 // that it applied an edit it skipped (Neovim 0.7 does, for a stale buffer
 // version) while the user's typing changes the text: that must not pass for
 // the edit. When the texts are too large to trace it reports true.
-func Landed(old *Text, hunks []Hunk, got *Text) bool {
+func ShowsEdit(old *Text, hunks []Hunk, got *Text) bool {
 	m, ok := diffLines(old, got)
 	if !ok {
 		return true

@@ -37,7 +37,7 @@ func TestLineHunksRoundTrip(t *testing.T) {
 	}
 }
 
-func TestLanded(t *testing.T) {
+func TestShowsEdit(t *testing.T) {
 	t.Parallel()
 	old := hashline.NewText("a\nb\nc\nd\n")
 	replace := []hashline.Hunk{{Start: 1, End: 2, Lines: []string{"B"}}}  // line 2 → B
@@ -57,16 +57,16 @@ func TestLanded(t *testing.T) {
 		{"insertion skipped, nothing changed", insert, "a\nb\nc\nd\n", false},
 	}
 	for _, c := range cases {
-		if got := hashline.Landed(old, c.hunks, hashline.NewText(c.got)); got != c.want {
-			t.Errorf("%s: Landed = %v, want %v", c.name, got, c.want)
+		if got := hashline.ShowsEdit(old, c.hunks, hashline.NewText(c.got)); got != c.want {
+			t.Errorf("%s: ShowsEdit = %v, want %v", c.name, got, c.want)
 		}
 	}
 	// Two hunks: both must show.
 	both := []hashline.Hunk{{Start: 0, End: 1, Lines: []string{"A"}}, {Start: 3, End: 4, Lines: []string{"D"}}}
-	if !hashline.Landed(old, both, hashline.NewText("A\nb\nc\nD\n")) {
+	if !hashline.ShowsEdit(old, both, hashline.NewText("A\nb\nc\nD\n")) {
 		t.Error("both hunks landed: want true")
 	}
-	if hashline.Landed(old, both, hashline.NewText("A\nb\nc\nd\n")) {
+	if hashline.ShowsEdit(old, both, hashline.NewText("A\nb\nc\nd\n")) {
 		t.Error("one hunk of two: want false")
 	}
 }
