@@ -19,19 +19,6 @@ const (
 	UTF32
 )
 
-// ParseEncoding reads a PositionEncodingKind.
-func ParseEncoding(s string) (Encoding, bool) {
-	switch s {
-	case "utf-16":
-		return UTF16, true
-	case "utf-8":
-		return UTF8, true
-	case "utf-32":
-		return UTF32, true
-	}
-	return UTF16, false
-}
-
 // String is the LSP spelling, as sent back in the server's capabilities.
 func (e Encoding) String() string {
 	switch e {
@@ -57,34 +44,6 @@ func (p Position) Before(q Position) bool {
 	return p.Line < q.Line || p.Line == q.Line && p.Character < q.Character
 }
 
-// OffsetAt returns the byte offset of p in text. Lines end at LF, CRLF or a
-// lone CR (as LSP and hashline.Text count them). A character past the end of
-// its line clamps to the line's end (before its line ending), as the LSP spec
-// says clients must accept; a line past the last clamps to len(text). A
-// position inside a UTF-16 surrogate pair or inside a UTF-8 sequence rounds
-// down to the start of that character.
-//
-// It scans text up to p; to convert many positions of one text, use a
-// LineIndex.
-func OffsetAt(text string, p Position, enc Encoding) int {
-	start, ok := lineStart(text, p.Line)
-	if !ok {
-		return len(text)
-	}
-	off, _ := seek(text, start, p.Character, enc)
-	return off
-}
-
-// PositionAt returns the position of the byte offset off in text: the inverse
-// of OffsetAt for an offset on a character boundary. An offset inside a
-// character rounds down to its start, one inside a CRLF to the line's end,
-// and one outside text clamps to it.
-func PositionAt(text string, off int, enc Encoding) Position {
-	off = clampOffset(text, off)
-	line, start := lineOf(text, off)
-	return Position{Line: line, Character: charsTo(text, start, off, enc)}
-}
-
 // LineIndex holds where each line of one text starts, so that converting
 // many positions costs a binary search and a walk along one line each
 // rather than a scan from the top.
@@ -103,7 +62,12 @@ func NewLineIndex(text string) *LineIndex {
 // Lines is the number of lines: one more than the number of line endings.
 func (x *LineIndex) Lines() int { return len(x.starts) }
 
-// OffsetAt is the package's OffsetAt for the text x indexes.
+// OffsetAt returns the byte offset of p in text, the text x indexes. Lines
+// end at LF, CRLF or a lone CR (as LSP and hashline.Text count them). A
+// character past the end of its line clamps to the line's end (before its
+// line ending), as the LSP spec says clients must accept; a line past the
+// last clamps to len(text). A position inside a UTF-16 surrogate pair or
+// inside a UTF-8 sequence rounds down to the start of that character.
 func (x *LineIndex) OffsetAt(text string, p Position, enc Encoding) int {
 	if int64(p.Line) >= int64(len(x.starts)) {
 		return len(text)
@@ -112,7 +76,10 @@ func (x *LineIndex) OffsetAt(text string, p Position, enc Encoding) int {
 	return off
 }
 
-// PositionAt is the package's PositionAt for the text x indexes.
+// PositionAt returns the position of the byte offset off in text, the text
+// x indexes: the inverse of OffsetAt for an offset on a character boundary.
+// An offset inside a character rounds down to its start, one inside a CRLF
+// to the line's end, and one outside text clamps to it.
 func (x *LineIndex) PositionAt(text string, off int, enc Encoding) Position {
 	off = clampOffset(text, off)
 	line, found := slices.BinarySearch(x.starts, off)
@@ -173,34 +140,6 @@ func isLineStart(text string, off int) bool {
 		return off == len(text) || text[off] != '\n'
 	}
 	return false
-}
-
-// lineStart finds where line n begins by scanning; ok is false when text has
-// no line n.
-func lineStart(text string, n uint32) (int, bool) {
-	pos := 0
-	for ; n > 0; n-- {
-		e, ok := nextLine(text, pos, len(text))
-		if !ok {
-			return 0, false
-		}
-		pos = e
-	}
-	return pos, true
-}
-
-// lineOf finds the line holding off, and where it starts, by scanning.
-func lineOf(text string, off int) (uint32, int) {
-	var line uint32
-	start := 0
-	for {
-		e, ok := nextLine(text, start, off)
-		if !ok || e > off {
-			return line, start
-		}
-		line++
-		start = e
-	}
 }
 
 func clampOffset(text string, off int) int {

@@ -8,36 +8,26 @@ import (
 	"unicode/utf8"
 )
 
-func TestParseEncoding(t *testing.T) {
+func TestEncodingString(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		in   string
-		want Encoding
-		ok   bool
+		enc  Encoding
+		want string
 	}{
-		{"utf-16", UTF16, true},
-		{"utf-8", UTF8, true},
-		{"utf-32", UTF32, true},
-		{"UTF-8", UTF16, false},
-		{"utf8", UTF16, false},
-		{"", UTF16, false},
+		{UTF16, "utf-16"},
+		{UTF8, "utf-8"},
+		{UTF32, "utf-32"},
+		{Encoding(7), "Encoding(7)"},
 	} {
-		got, ok := ParseEncoding(c.in)
-		if got != c.want || ok != c.ok {
-			t.Errorf("ParseEncoding(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		if got := c.enc.String(); got != c.want {
+			t.Errorf("Encoding(%d).String() = %q, want %q", int(c.enc), got, c.want)
 		}
-		if ok && got.String() != c.in {
-			t.Errorf("%v.String() = %q, want %q", got, got.String(), c.in)
-		}
-	}
-	if s := Encoding(7).String(); s != "Encoding(7)" {
-		t.Errorf("Encoding(7).String() = %q", s)
 	}
 }
 
 func pos(line, char uint32) Position { return Position{Line: line, Character: char} }
 
-func TestOffsetAt(t *testing.T) {
+func TestLineIndexOffsetAt(t *testing.T) {
 	t.Parallel()
 	const (
 		cjk   = "日本語\nx"       // 日 本 語 are 3 bytes, 1 UTF-16 unit each
@@ -104,16 +94,13 @@ func TestOffsetAt(t *testing.T) {
 		{"empty text past last line", "", pos(3, 0), UTF32, 0},
 	}
 	for _, c := range cases {
-		if got := OffsetAt(c.text, c.p, c.enc); got != c.want {
-			t.Errorf("%s: OffsetAt(%q, %v, %v) = %d, want %d", c.name, c.text, c.p, c.enc, got, c.want)
-		}
 		if got := NewLineIndex(c.text).OffsetAt(c.text, c.p, c.enc); got != c.want {
 			t.Errorf("%s: LineIndex.OffsetAt(%q, %v, %v) = %d, want %d", c.name, c.text, c.p, c.enc, got, c.want)
 		}
 	}
 }
 
-func TestPositionAt(t *testing.T) {
+func TestLineIndexPositionAt(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name string
@@ -143,9 +130,6 @@ func TestPositionAt(t *testing.T) {
 		{"empty", "", 0, UTF32, pos(0, 0)},
 	}
 	for _, c := range cases {
-		if got := PositionAt(c.text, c.off, c.enc); got != c.want {
-			t.Errorf("%s: PositionAt(%q, %d, %v) = %v, want %v", c.name, c.text, c.off, c.enc, got, c.want)
-		}
 		if got := NewLineIndex(c.text).PositionAt(c.text, c.off, c.enc); got != c.want {
 			t.Errorf("%s: LineIndex.PositionAt(%q, %d, %v) = %v, want %v", c.name, c.text, c.off, c.enc, got, c.want)
 		}
@@ -248,9 +232,6 @@ func TestPositionRoundTrip(t *testing.T) {
 				var col uint32
 				for _, c := range chars {
 					want := pos(uint32(ln), col)
-					if got := PositionAt(text, c.off, enc); got != want {
-						t.Fatalf("seed %d %v: PositionAt(%q, %d) = %v, want %v", seed, enc, text, c.off, got, want)
-					}
 					if got := x.PositionAt(text, c.off, enc); got != want {
 						t.Fatalf("seed %d %v: LineIndex.PositionAt(%q, %d) = %v, want %v", seed, enc, text, c.off, got, want)
 					}
@@ -262,9 +243,6 @@ func TestPositionRoundTrip(t *testing.T) {
 					}
 					for ch := col; ch < next; ch++ {
 						p := pos(uint32(ln), ch)
-						if got := OffsetAt(text, p, enc); got != c.off {
-							t.Fatalf("seed %d %v: OffsetAt(%q, %v) = %d, want %d", seed, enc, text, p, got, c.off)
-						}
 						if got := x.OffsetAt(text, p, enc); got != c.off {
 							t.Fatalf("seed %d %v: LineIndex.OffsetAt(%q, %v) = %d, want %d", seed, enc, text, p, got, c.off)
 						}
@@ -272,8 +250,8 @@ func TestPositionRoundTrip(t *testing.T) {
 					col = next
 				}
 			}
-			if got := OffsetAt(text, pos(uint32(len(lines)), 0), enc); got != len(text) {
-				t.Fatalf("seed %d %v: OffsetAt(%q) past the last line = %d, want %d", seed, enc, text, got, len(text))
+			if got := x.OffsetAt(text, pos(uint32(len(lines)), 0), enc); got != len(text) {
+				t.Fatalf("seed %d %v: LineIndex.OffsetAt(%q) past the last line = %d, want %d", seed, enc, text, got, len(text))
 			}
 		}
 	}

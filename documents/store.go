@@ -91,7 +91,8 @@ func (s *Store) Open(path, uri string, version int32, text string) {
 
 // Change applies the changes of one didChange in order: each Range is in the
 // text as the previous change left it, counted in the store's encoding.
-// Positions past a line's end or past the last line clamp as OffsetAt does.
+// Positions past a line's end or past the last line clamp as
+// LineIndex.OffsetAt does.
 // A reversed range is an error, and then none of the changes is applied:
 // the stored text is always one the editor held.
 func (s *Store) Change(path string, version int32, changes []Change) error {

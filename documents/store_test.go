@@ -306,8 +306,10 @@ func TestStoreMatchesReference(t *testing.T) {
 				}
 				text := randomText(r, r.IntN(4))
 				changes = append(changes, Change{&Range{ra, rb}, text})
-				// The reference applies the change as OffsetAt locates it.
-				oa, ob := OffsetAt(ref, ra, enc), OffsetAt(ref, rb, enc)
+				// The reference applies the change as a fresh index of its
+				// text locates it.
+				x := NewLineIndex(ref)
+				oa, ob := x.OffsetAt(ref, ra, enc), x.OffsetAt(ref, rb, enc)
 				ref = ref[:oa] + text + ref[ob:]
 				limit = oa
 			}
@@ -326,7 +328,7 @@ func TestStoreMatchesReference(t *testing.T) {
 // randomPosition names offset off of text, mostly exactly, sometimes past
 // its line's end, inside a character or past the last line.
 func randomPosition(r *rand.Rand, text string, off int, enc Encoding) Position {
-	p := PositionAt(text, off, enc)
+	p := NewLineIndex(text).PositionAt(text, off, enc)
 	switch r.IntN(10) {
 	case 0:
 		p.Character += uint32(1 + r.IntN(3))
