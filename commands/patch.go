@@ -204,7 +204,10 @@ func (s *Server) partial(ctx context.Context, files []*patchFile, cause error) e
 		if len(not) == 0 || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
-		time.Sleep(25 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-time.After(25 * time.Millisecond):
+		}
 	}
 	sort.Strings(done)
 	if len(done) == 0 {

@@ -226,7 +226,7 @@ func validate(command string, args json.RawMessage) *hashline.Error {
 		_ = json.Unmarshal(args, &t)
 		if s, ok := t.Tag.(string); ok || t.Tag == nil {
 			if _, err := hashline.ParseTag(s); err != nil {
-				return err.(*hashline.Error)
+				return hashline.AsError(err)
 			}
 		}
 	}

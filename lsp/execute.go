@@ -72,9 +72,8 @@ func (s *Server) executeCommand(ctx context.Context, call *jsonrpc2.Call, reply 
 		switch {
 		case errors.Is(err, context.Canceled):
 			_ = reply(rctx, nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, p.Command+" was cancelled before it wrote anything"))
-		case errors.Is(err, commands.ErrUnknownCommand):
-			_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error()))
 		case err != nil:
+			// An unknown command, or arguments that are not one object.
 			_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error()))
 		default:
 			_ = reply(rctx, res, nil)

@@ -104,8 +104,10 @@ func New(log *zap.Logger) *Server {
 	return s
 }
 
-// handle is the jsonrpc2 handler. It always returns nil: an error returned
-// to jsonrpc2 is stored on the conn and poisons it.
+// handle is the jsonrpc2 handler. It always returns nil: jsonrpc2 stores a
+// returned error on the conn, and a second one of another type panics. A
+// failure is answered to the client, or logged when the answer itself
+// cannot be written.
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	defer func() {
 		if p := recover(); p != nil {
@@ -115,6 +117,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			}
 		}
 	}()
+	if err := s.dispatch(ctx, reply, req); err != nil {
+		s.log.Warn("reply not sent", zap.String("method", req.Method()), zap.Error(err))
+	}
+	return nil
+}
+
+// dispatch handles one message; its error is that of writing the reply.
+func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	call, isCall := req.(*jsonrpc2.Call)
 	if !isCall {
 		s.notification(ctx, req)
