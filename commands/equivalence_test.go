@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"fmt"
@@ -7,20 +7,22 @@ import (
 	"strings"
 	"testing"
 
+	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
+	"hashline-ls/lsp/lsptest"
 )
-
-// corpusDir is the react-edit corpus, beside the repository (it is not part
-// of it).
-const corpusDir = "../../shared/corpus/react-edit"
 
 // The same change, written as hashline.edit ops and as a kli patch, leaves
 // byte-identical files: the two anchor styles share one engine, and neither
-// loses a byte the other keeps. Every task of the corpus is one real change.
+// loses a byte the other keeps, on disk or landed in an editor's buffer
+// through WorkspaceEdits in UTF-16 positions. Every task of the corpus is
+// one real change.
 func TestEditAndPatchAgreeOnCorpus(t *testing.T) {
+	corpusDir := testenv.Corpus(t, "react-edit")
 	entries, err := os.ReadDir(corpusDir)
 	if err != nil {
-		t.Skipf("the react-edit corpus is not at %s (it lives beside the repository, at ../shared/corpus): %v", corpusDir, err)
+		t.Fatal(err)
 	}
 	ran, passed, back := 0, 0, 0
 	for _, ent := range entries {
@@ -57,7 +59,7 @@ func TestEditAndPatchAgreeOnCorpus(t *testing.T) {
 		}
 	}
 	if ran == 0 {
-		t.Skipf("no task folder with input/ and expected/ under %s", corpusDir)
+		t.Fatalf("no task folder with input/ and expected/ under %s", corpusDir)
 	}
 	t.Logf("react-edit corpus: %d tasks ran, %d passed (input to expected), %d passed undone (expected to input)", ran, passed, back)
 }
@@ -67,43 +69,75 @@ func checkEquivalence(t *testing.T, name, input, expected string) {
 	if !ok || len(hunks) == 0 {
 		t.Fatalf("no line diff from input to expected (ok %v, %d hunks)", ok, len(hunks))
 	}
-
-	// (a) hashline.edit, after a read in the tag style.
-	s, dir := newServer(t, map[string]string{name: input})
-	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": name, "anchors": "tag", "limit": 100000}))
-	if r.Truncated || r.Notice != "" {
-		t.Fatalf("read shows part of the file: %s", r.Notice)
-	}
 	ops := editOps(hunks)
-	e, isErr := call(t, s, CmdEdit, map[string]any{"path": name, "tag": r.Tag, "ops": ops}).(*ErrorResult)
-	if isErr {
-		t.Fatalf("edit failed: %s: %s\nops:\n%s", e.Error.Code, e.Error.Message, ops)
-	}
-	viaEdit := readFile(t, filepath.Join(dir, name))
+	viaEdit, viaPatch, patch := onDisk(t, name, input, ops, hunks)
+	inEdit, inPatch := inEditor(t, name, input, ops, hunks)
 
-	// (b) hashline.patch, after a read in the line style, with the anchors
-	// that read shows.
-	s, dir = newServer(t, map[string]string{name: input})
-	rl := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": name, "anchors": "line", "limit": 100000}))
-	if rl.Truncated || rl.Notice != "" {
-		t.Fatalf("line read shows part of the file: %s", rl.Notice)
-	}
-	patch := kliPatch(name, hunks, rowAnchors(t, rl.Content))
-	p, isErr := call(t, s, CmdPatch, map[string]any{"patch": patch}).(*ErrorResult)
-	if isErr {
-		t.Fatalf("patch failed: %s: %s\npatch:\n%s", p.Error.Code, p.Error.Message, patch)
-	}
-	viaPatch := readFile(t, filepath.Join(dir, name))
-
-	if viaEdit != expected {
-		t.Errorf("edit result differs from expected at byte %d\nops:\n%s", firstDiff(viaEdit, expected), ops)
-	}
-	if viaPatch != expected {
-		t.Errorf("patch result differs from expected at byte %d\npatch:\n%s", firstDiff(viaPatch, expected), patch)
+	for _, c := range []struct{ how, got, change string }{
+		{"edit result", viaEdit, "ops:\n" + ops},
+		{"patch result", viaPatch, "patch:\n" + patch},
+		{"edit landed in the editor's buffer", inEdit, "ops:\n" + ops},
+		{"patch landed in the editor's buffer", inPatch, "patch:\n" + patch},
+	} {
+		if c.got != expected {
+			t.Errorf("%s differs from expected at byte %d\n%s", c.how, firstDiff(c.got, expected), c.change)
+		}
 	}
 	if viaEdit != viaPatch {
 		t.Errorf("edit and patch results differ at byte %d", firstDiff(viaEdit, viaPatch))
 	}
+}
+
+// onDisk lands the change through a disk-backed server, once as ops after
+// a read in the tag style, once as a patch after a read in the line style
+// with the anchors that read shows, and returns the two files and the patch.
+func onDisk(t *testing.T, name, input, ops string, hunks []hashline.Hunk) (viaEdit, viaPatch, patch string) {
+	t.Helper()
+	s, dir := commands.NewTestServer(t, map[string]string{name: input})
+	r := commands.MustRead(t, commands.Call(t, s, commands.CmdRead, map[string]any{"path": name, "anchors": "tag", "limit": 100000}))
+	if r.Truncated || r.Notice != "" {
+		t.Fatalf("read shows part of the file: %s", r.Notice)
+	}
+	if e, isErr := commands.Call(t, s, commands.CmdEdit, map[string]any{"path": name, "tag": r.Tag, "ops": ops}).(*commands.ErrorResult); isErr {
+		t.Fatalf("edit failed: %s: %s\nops:\n%s", e.Error.Code, e.Error.Message, ops)
+	}
+	viaEdit = commands.ReadFile(t, filepath.Join(dir, name))
+
+	s, dir = commands.NewTestServer(t, map[string]string{name: input})
+	rl := commands.MustRead(t, commands.Call(t, s, commands.CmdRead, map[string]any{"path": name, "anchors": "line", "limit": 100000}))
+	if rl.Truncated || rl.Notice != "" {
+		t.Fatalf("line read shows part of the file: %s", rl.Notice)
+	}
+	patch = kliPatch(name, hunks, commands.RowAnchors(t, rl.Content))
+	if p, isErr := commands.Call(t, s, commands.CmdPatch, map[string]any{"patch": patch}).(*commands.ErrorResult); isErr {
+		t.Fatalf("patch failed: %s: %s\npatch:\n%s", p.Error.Code, p.Error.Message, patch)
+	}
+	return viaEdit, commands.ReadFile(t, filepath.Join(dir, name)), patch
+}
+
+// inEditor lands the same two through VS Code's side of the protocol, into
+// buffers it holds, and returns what the buffers hold; the disk must stay
+// as it was.
+func inEditor(t *testing.T, name, input, ops string, hunks []hashline.Hunk) (inEdit, inPatch string) {
+	t.Helper()
+	e := lsptest.New(t, lsptest.VSCode())
+	edited, patched := "edit/"+name, "patch/"+name
+	for _, rel := range []string{edited, patched} {
+		e.WriteFile(rel, input)
+		e.Open(rel, 1)
+	}
+	r := e.OK(commands.CmdRead, map[string]any{"path": edited, "limit": 100000})
+	e.Edit(edited, r.Tag, ops)
+	patch := kliPatch(patched, hunks, e.LineAnchors(patched))
+	if res, err := e.Exec(commands.CmdPatch, map[string]any{"patch": patch}); err != nil || !res.OK {
+		t.Fatalf("patch through the editor: %v %s\npatch:\n%s", err, res.Raw, patch)
+	}
+	for _, rel := range []string{edited, patched} {
+		if e.DiskText(rel) != input {
+			t.Fatalf("%s: the disk changed under an open buffer", rel)
+		}
+	}
+	return e.BufferText(edited), e.BufferText(patched)
 }
 
 // editOps writes hunks as hashline.edit ops, all against the read's line

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -354,11 +355,18 @@ func fmtChanges(cs []Change) string {
 	return b.String()
 }
 
+// The waits run in a synctest bubble: time moves only when every goroutine
+// of the bubble waits, so each Wait returns at an exact virtual time.
 func TestStoreWait(t *testing.T) {
 	t.Parallel()
+	bubble := func(name string, f func(t *testing.T)) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, f)
+		})
+	}
 
-	t.Run("a change 150 ms later", func(t *testing.T) {
-		t.Parallel()
+	bubble("a change 150 ms later", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 0, "a")
 		d0, _ := s.Get(testPath)
@@ -373,13 +381,12 @@ func TestStoreWait(t *testing.T) {
 		if !changed || d.Text != "ab" || d.Version != 4 {
 			t.Fatalf("Wait = %+v, %v; want the change", d, changed)
 		}
-		if el := time.Since(start); el < 100*time.Millisecond || el > 3*time.Second {
-			t.Fatalf("Wait returned after %v, want about 150ms", el)
+		if el := time.Since(start); el != 150*time.Millisecond {
+			t.Fatalf("Wait returned after %v, want 150ms", el)
 		}
 	})
 
-	t.Run("a change to another document does not end it", func(t *testing.T) {
-		t.Parallel()
+	bubble("a change to another document does not end it", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 0, "a")
 		s.Open("/w/b.go", "file:///w/b.go", 0, "b")
@@ -390,14 +397,17 @@ func TestStoreWait(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 			_ = s.Change(testPath, 1, []Change{{nil, "aa"}})
 		}()
+		start := time.Now()
 		d, changed := s.Wait(context.Background(), testPath, d0.Seq, 5*time.Second)
 		if !changed || d.Text != "aa" {
 			t.Fatalf("Wait = %+v, %v; want the change to a.go", d, changed)
 		}
+		if el := time.Since(start); el != 70*time.Millisecond {
+			t.Fatalf("Wait returned after %v, want 70ms, at the change to a.go", el)
+		}
 	})
 
-	t.Run("already changed returns at once", func(t *testing.T) {
-		t.Parallel()
+	bubble("already changed returns at once", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 0, "a")
 		if d, changed := s.Wait(context.Background(), testPath, 0, 0); !changed || d.Seq != 1 {
@@ -405,8 +415,7 @@ func TestStoreWait(t *testing.T) {
 		}
 	})
 
-	t.Run("false at the bound", func(t *testing.T) {
-		t.Parallel()
+	bubble("false at the bound", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 3, "a")
 		d0, _ := s.Get(testPath)
@@ -415,22 +424,24 @@ func TestStoreWait(t *testing.T) {
 		if changed || d != d0 {
 			t.Fatalf("Wait = %+v, %v; want the unchanged document and false", d, changed)
 		}
-		if el := time.Since(start); el < 80*time.Millisecond || el > 3*time.Second {
+		if el := time.Since(start); el != 80*time.Millisecond {
 			t.Fatalf("Wait returned after %v, want the 80ms bound", el)
 		}
 	})
 
-	t.Run("a zero bound only looks", func(t *testing.T) {
-		t.Parallel()
+	bubble("a zero bound only looks", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 3, "a")
+		start := time.Now()
 		if _, changed := s.Wait(context.Background(), testPath, 1, 0); changed {
 			t.Fatal("Wait with a zero bound reported a change")
 		}
+		if el := time.Since(start); el != 0 {
+			t.Fatalf("Wait with a zero bound returned after %v, want at once", el)
+		}
 	})
 
-	t.Run("prompt on cancel", func(t *testing.T) {
-		t.Parallel()
+	bubble("prompt on cancel", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 0, "a")
 		ctx, cancel := context.WithCancel(context.Background())
@@ -439,27 +450,29 @@ func TestStoreWait(t *testing.T) {
 		if _, changed := s.Wait(ctx, testPath, 1, time.Minute); changed {
 			t.Fatal("Wait reported a change on cancel")
 		}
-		if el := time.Since(start); el > 3*time.Second {
-			t.Fatalf("Wait returned %v after cancel", el)
+		if el := time.Since(start); el != 30*time.Millisecond {
+			t.Fatalf("Wait returned %v after it began, want 30ms, at the cancel", el)
 		}
 	})
 
-	t.Run("a didOpen of a document that was not open", func(t *testing.T) {
-		t.Parallel()
+	bubble("a didOpen of a document that was not open", func(t *testing.T) {
 		s := NewStore()
 		after := s.Seq()
 		go func() {
 			time.Sleep(50 * time.Millisecond)
 			s.Open(testPath, "file:///w/a.go", 0, "opened")
 		}()
+		start := time.Now()
 		d, changed := s.Wait(context.Background(), testPath, after, 5*time.Second)
 		if !changed || d.Text != "opened" {
 			t.Fatalf("Wait = %+v, %v; want the opened document", d, changed)
 		}
+		if el := time.Since(start); el != 50*time.Millisecond {
+			t.Fatalf("Wait returned after %v, want 50ms, at the didOpen", el)
+		}
 	})
 
-	t.Run("a close ends it", func(t *testing.T) {
-		t.Parallel()
+	bubble("a close ends it", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 0, "a")
 		go func() {
@@ -471,13 +484,12 @@ func TestStoreWait(t *testing.T) {
 		if changed || d != (Doc{}) {
 			t.Fatalf("Wait = %+v, %v; want a zero document and false", d, changed)
 		}
-		if el := time.Since(start); el > 3*time.Second {
-			t.Fatalf("Wait returned after %v, want soon after the close", el)
+		if el := time.Since(start); el != 30*time.Millisecond {
+			t.Fatalf("Wait returned after %v, want 30ms, at the close", el)
 		}
 	})
 
-	t.Run("many waiters all wake", func(t *testing.T) {
-		t.Parallel()
+	bubble("many waiters all wake", func(t *testing.T) {
 		s := NewStore()
 		s.Open(testPath, "file:///w/a.go", 0, "a")
 		var wg sync.WaitGroup
@@ -488,7 +500,9 @@ func TestStoreWait(t *testing.T) {
 				woke <- changed
 			})
 		}
-		time.Sleep(30 * time.Millisecond)
+		// Every waiter is blocked in Wait once the bubble is idle.
+		synctest.Wait()
+		start := time.Now()
 		if err := s.Change(testPath, 1, []Change{{nil, "b"}}); err != nil {
 			t.Error(err)
 		}
@@ -498,6 +512,9 @@ func TestStoreWait(t *testing.T) {
 			if !changed {
 				t.Fatal("a waiter did not see the change")
 			}
+		}
+		if el := time.Since(start); el != 0 {
+			t.Fatalf("the waiters woke %v after the change, want at once", el)
 		}
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hashline-ls/internal/testenv"
 )
 
 // TestNeovimPlugin runs the Neovim plugin (editors/neovim) in Debian's
@@ -17,13 +19,7 @@ import (
 // loads the plugin from the runtimepath as a plugin manager would, checks
 // one thing per line, and ends with "N passed, N failed".
 func TestNeovimPlugin(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		if requireEditor {
-			t.Fatal("nvim is not installed, and HASHLINE_REQUIRE_EDITORS is set")
-		}
-		t.Skip("nvim is not installed; install Debian's neovim to run this test")
-	}
+	nvim := testenv.Editor(t, "nvim")
 	bin := buildServer(t)
 	plugin, err := filepath.Abs("../editors/neovim")
 	if err != nil {

@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// requireEditor is set in CI, where a missing editor must fail the run
-// rather than skip it.
-var requireEditor = os.Getenv("HASHLINE_REQUIRE_EDITORS") != ""
+	"hashline-ls/internal/testenv"
+)
 
 func buildServer(t *testing.T) string {
 	t.Helper()
@@ -31,13 +29,7 @@ var summaryRe = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
 // default didChange debounce: read, edit, the user changes the buffer, a
 // stale edit is refused with the live tag, and an edit with that tag lands.
 func TestNeovim(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		if requireEditor {
-			t.Fatal("nvim is not installed, and HASHLINE_REQUIRE_EDITORS is set")
-		}
-		t.Skip("nvim is not installed; install Debian's neovim to run this test")
-	}
+	nvim := testenv.Editor(t, "nvim")
 	bin := buildServer(t)
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
@@ -59,6 +51,7 @@ func TestNeovim(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(60 * time.Second):

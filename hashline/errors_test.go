@@ -1,39 +1,47 @@
 package hashline_test
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
-	"regexp"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"hashline-ls/commands"
+	"hashline-ls/documents"
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
+	"hashline-ls/workspace"
 )
 
-// nextStepCue matches the imperative verbs a message uses to name the next
-// step (§11: every error message names one concrete next step).
-var nextStepCue = regexp.MustCompile(`\b(write|read|re-read|use|name|drop|retry|send|split|put|capture|fix|check|remove|merge|rebuild|pass|keep|rename|quote|list|end|start|cut)\b`)
-
-func namesNextStep(msg string) bool { return nextStepCue.MatchString(msg) }
-
-// The retriable column of §11, plus the generic codes.
+// The retriable column of §11, plus the generic codes: every code.
 var retriable = map[hashline.Code]bool{
-	hashline.CodeTagRequired:        false,
-	hashline.CodeTagMismatch:        true,
-	hashline.CodeTagUnknown:         true,
-	hashline.CodeLinesUnseen:        true,
-	hashline.CodeParseFailed:        false,
-	hashline.CodeRangeInvalid:       false,
-	hashline.CodeBlockUnresolved:    false,
-	hashline.CodeRegisterEmpty:      false,
-	hashline.CodeRegisterAmbiguous:  false,
-	hashline.CodeRepairAmbiguous:    false,
-	hashline.CodeNoChange:           false,
-	hashline.CodeAmplificationLimit: false,
-	hashline.CodeInvalidArgument:    false,
+	hashline.CodeTagRequired:          false,
+	hashline.CodeTagMismatch:          true,
+	hashline.CodeTagUnknown:           true,
+	hashline.CodeLinesUnseen:          true,
+	hashline.CodeParseFailed:          false,
+	hashline.CodeRangeInvalid:         false,
+	hashline.CodeBlockUnresolved:      false,
+	hashline.CodeRegisterEmpty:        false,
+	hashline.CodeRegisterAmbiguous:    false,
+	hashline.CodeRepairAmbiguous:      false,
+	hashline.CodeNoChange:             false,
+	hashline.CodeAmplificationLimit:   false,
+	hashline.CodeInvalidArgument:      false,
+	hashline.CodePathOutsideWorkspace: false,
+	// The file system or the editor failed: once the file is read again,
+	// the same call may land.
+	hashline.CodeToolFailed: true,
 	// §9.3: the runtime finalizes the turn with it as retriable.
 	hashline.CodeRetryBudgetExhausted: true,
 }
@@ -47,10 +55,55 @@ func TestRetriableMatchesContract(t *testing.T) {
 	}
 }
 
-// Every code of §11, and INVALID_ARGUMENT, comes out of a real Session.Plan
-// call, never only out of a constructor.
+// The table above names every Code constant errors.go declares.
+func TestRetriableTableHasEveryCode(t *testing.T) {
+	t.Parallel()
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := 0
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Code" {
+				continue
+			}
+			for i, name := range vs.Names {
+				declared++
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok {
+					t.Fatalf("%s is not a string literal", name.Name)
+				}
+				code, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatalf("%s: %v", name.Name, err)
+				}
+				if _, ok := retriable[hashline.Code(code)]; !ok {
+					t.Errorf("%s (%s) is missing from the retriable table", name.Name, code)
+				}
+			}
+		}
+	}
+	if declared != len(retriable) {
+		t.Errorf("errors.go declares %d codes, the table has %d", declared, len(retriable))
+	}
+}
+
+// Every code comes out of a real call, never only out of a constructor, and
+// its message, with the one next step it names (§11), is the golden one in
+// testdata/errors.txt (-update rewrites it). The temporary folder is $TMP
+// there.
 func TestEveryCodeIsProduced(t *testing.T) {
 	t.Parallel()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	type scenario struct {
 		name string
 		run  func(t *testing.T) error
@@ -107,6 +160,50 @@ func TestEveryCodeIsProduced(t *testing.T) {
 			_, err := f.plan("PUT 6.=7:\n+\t\tc() }")
 			return err
 		}},
+		// The same failure until the repeat guard ends the turn (§9.3).
+		{"retry budget spent", func(t *testing.T) error {
+			f := readFixture(t, "f.txt", "a\n")
+			g := hashline.NewGuard()
+			var he *hashline.Error
+			for range hashline.MaxRepeatAttempts {
+				_, err := f.plan("PUT 1.=1:\n+a")
+				if !errors.As(err, &he) {
+					t.Fatalf("plan: %v", err)
+				}
+				g.Fail(f.path, "turn", "edit", he)
+			}
+			return he
+		}},
+		// The generic codes, from the calls that produce them.
+		{"file system failure", func(t *testing.T) error {
+			_, err := os.ReadFile(filepath.Join(tmp, "gone.txt"))
+			return hashline.AsError(err)
+		}},
+		{"path outside the workspace", func(t *testing.T) error {
+			ws := filepath.Join(tmp, "ws")
+			if err := os.MkdirAll(ws, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			roots, err := workspace.New(ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}
+			res, err := s.Execute(context.Background(), commands.CmdRead, json.RawMessage(`{"path": "../secret.txt"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, ok := res.(*commands.ErrorResult)
+			if !ok {
+				t.Fatalf("read outside the workspace = %+v", res)
+			}
+			return &hashline.Error{Code: e.Error.Code, Message: e.Error.Message}
+		}},
+	}
+	const goldenPath = "testdata/errors.txt"
+	g := &golden{comment: "The code and message of each error scenario of errors_test.go; $TMP is the\ntest's temporary folder.\n", sections: map[string]string{}}
+	if !*update {
+		g = readGolden(t, goldenPath)
 	}
 	produced := map[hashline.Code][]string{}
 	for _, sc := range scenarios {
@@ -116,29 +213,46 @@ func TestEveryCodeIsProduced(t *testing.T) {
 			t.Errorf("%s: error %v is not an *Error", sc.name, err)
 			continue
 		}
-		produced[he.Code] = append(produced[he.Code], sc.name)
+		code, summary := he.Code, string(he.Code)
+		if x := he.Details.Exhausted; x != nil {
+			code, summary = x.Code, fmt.Sprintf("%s, then %s", he.Code, x.Code)
+			if x.Retriable != retriable[x.Code] {
+				t.Errorf("%s: exhausted retriable = %v, want %v", sc.name, x.Retriable, retriable[x.Code])
+			}
+		}
+		produced[code] = append(produced[code], sc.name)
 		if got, want := he.Code.Retriable(), retriable[he.Code]; got != want {
 			t.Errorf("%s: %s.Retriable() = %v, want %v", sc.name, he.Code, got, want)
-		}
-		if !namesNextStep(he.Message) {
-			t.Errorf("%s: %s message names no next step: %s", sc.name, he.Code, he.Message)
 		}
 		if he.Error() != string(he.Code)+": "+he.Message {
 			t.Errorf("%s: Error() = %q", sc.name, he.Error())
 		}
+		got := summary + "\n" + strings.ReplaceAll(he.Message, tmp, "$TMP") + "\n"
+		if *update {
+			g.names = append(g.names, sc.name)
+			g.sections[sc.name] = got
+			continue
+		}
+		if want, ok := g.sections[sc.name]; !ok {
+			t.Errorf("%s: no section in %s (run with -update)", sc.name, goldenPath)
+		} else if got != want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", sc.name, got, want)
+		}
+	}
+	if *update {
+		g.write(t, goldenPath)
+	} else if len(g.names) != len(scenarios) {
+		t.Errorf("%s has %d sections for %d scenarios", goldenPath, len(g.names), len(scenarios))
 	}
 	var missing []string
 	for code := range retriable {
-		if code == hashline.CodeRetryBudgetExhausted {
-			continue
-		}
 		if len(produced[code]) == 0 {
 			missing = append(missing, string(code))
 		}
 	}
 	sort.Strings(missing)
 	if len(missing) > 0 {
-		t.Fatalf("no Session.Plan call produced: %s", strings.Join(missing, ", "))
+		t.Fatalf("no scenario produced: %s", strings.Join(missing, ", "))
 	}
 	if len(produced[hashline.CodeInvalidArgument]) != 4 {
 		t.Fatalf("INVALID_ARGUMENT came from %v, want the four INVALID_ARGUMENT scenarios", produced[hashline.CodeInvalidArgument])

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"hashline-ls/internal/testenv"
 )
 
 // The torture test reads a file, builds a random valid edit against what was
@@ -48,7 +50,7 @@ const torturePath = "src/torture.go"
 // tortureCorpus is the real source files beside the repository, when they are
 // there: lines that are mostly unique, unlike the generated ones.
 var tortureCorpus = sync.OnceValues(func() ([][]string, string) {
-	pattern := filepath.Join("..", "..", "shared", "corpus", "react-edit", "*", "input", "*")
+	pattern := filepath.Join(testenv.SharedPath("corpus", "react-edit"), "*", "input", "*")
 	names, _ := filepath.Glob(pattern)
 	var files [][]string
 	for _, name := range names {
@@ -936,6 +938,9 @@ func TestTorture(t *testing.T) {
 	if *tortureN > 0 {
 		n = *tortureN
 	}
+	// Without the corpus the test runs on generated files alone, except
+	// where the corpus is required.
+	testenv.OptionalCorpus(t, "react-edit")
 	if _, note := tortureCorpus(); note != "" {
 		t.Log(note)
 	}

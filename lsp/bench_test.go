@@ -1,7 +1,8 @@
-package lsp
+package lsp_test
 
 import (
 	"fmt"
+	"hashline-ls/lsp/lsptest"
 	"strings"
 	"testing"
 )
@@ -16,25 +17,25 @@ const benchLines = 2000
 
 // benchEditor opens a 2,000-line buffer in a fake editor that sends its
 // didChange right before it answers applyEdit.
-func benchEditor(b *testing.B) *editor {
+func benchEditor(b *testing.B) *lsptest.Editor {
 	b.Helper()
-	opts := vscodeOptions()
-	opts.quiet = true
-	e := newEditor(b, opts)
-	e.setBehaviour(applyBehaviour{beforeAnswer: true})
+	opts := lsptest.VSCode()
+	opts.Quiet = true
+	e := lsptest.New(b, opts)
+	e.SetBehaviour(lsptest.ApplyBehaviour{BeforeAnswer: true})
 	var text strings.Builder
 	for i := 1; i <= benchLines; i++ {
 		fmt.Fprintf(&text, "\tfmt.Println(\"héllo, 世界 😀\", i, %d) // line %d\n", i*7, i)
 	}
-	e.writeFile("big.go", text.String())
-	e.open("big.go", 1)
+	e.WriteFile("big.go", text.String())
+	e.Open("big.go", 1)
 	return e
 }
 
 func BenchmarkReadOpenBuffer2000(b *testing.B) {
 	e := benchEditor(b)
 	for b.Loop() {
-		if r := e.read("big.go"); r.Tag == "" {
+		if r := e.Read("big.go"); r.Tag == "" {
 			b.Fatal("read without a tag")
 		}
 	}
@@ -42,13 +43,13 @@ func BenchmarkReadOpenBuffer2000(b *testing.B) {
 
 func BenchmarkEditOpenBuffer2000(b *testing.B) {
 	e := benchEditor(b)
-	tag := e.read("big.go").Tag
+	tag := e.Read("big.go").Tag
 	i := 0
 	for b.Loop() {
 		i++
-		tag = e.edit("big.go", tag, fmt.Sprintf("PUT %d.=%d:\n+\tfmt.Println(%d) // edited", benchLines/2, benchLines/2, i)).Tag
+		tag = e.Edit("big.go", tag, fmt.Sprintf("PUT %d.=%d:\n+\tfmt.Println(%d) // edited", benchLines/2, benchLines/2, i)).Tag
 	}
-	if got := strings.Split(e.bufferText("big.go"), "\n")[benchLines/2-1]; got != fmt.Sprintf("\tfmt.Println(%d) // edited", i) {
+	if got := strings.Split(e.BufferText("big.go"), "\n")[benchLines/2-1]; got != fmt.Sprintf("\tfmt.Println(%d) // edited", i) {
 		b.Fatalf("line %d = %q after %d edits", benchLines/2, got, i)
 	}
 }

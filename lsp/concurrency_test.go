@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
 )
 
 // Eight sessions edit at once: each its own file, and all of them one
@@ -16,21 +17,21 @@ import (
 // Every edit must land whole, and the final texts must be exact.
 func TestConcurrentSessions(t *testing.T) {
 	const sessions, rounds = 8, 5
-	e := newEditor(t, vscodeOptions())
-	e.setBehaviour(applyBehaviour{unheld: unheldOpen})
-	e.writeFile("shared.txt", "head\n")
-	e.open("shared.txt", 1)
+	e := lsptest.New(t, lsptest.VSCode())
+	e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen})
+	e.WriteFile("shared.txt", "head\n")
+	e.Open("shared.txt", 1)
 	for i := range sessions {
 		var b strings.Builder
 		for l := 1; l <= rounds+2; l++ {
 			fmt.Fprintf(&b, "s%d line %d\n", i, l)
 		}
 		name := fmt.Sprintf("f%d.txt", i)
-		e.writeFile(name, b.String())
+		e.WriteFile(name, b.String())
 		// Half the files are open; the editor opens the others when the
 		// first edit reaches them.
 		if i%2 == 0 {
-			e.open(name, int32(i))
+			e.Open(name, int32(i))
 		}
 	}
 
@@ -41,11 +42,11 @@ func TestConcurrentSessions(t *testing.T) {
 			defer wg.Done()
 			session := fmt.Sprintf("s%d", i)
 			name := fmt.Sprintf("f%d.txt", i)
-			call := func(command string, args map[string]any) (result, bool) {
+			call := func(command string, args map[string]any) (lsptest.Result, bool) {
 				args["session"] = session
-				r, err := e.exec(command, args)
+				r, err := e.Exec(command, args)
 				if err != nil || !r.OK {
-					t.Errorf("%s %s %v: %v %s", session, command, args, err, r.raw)
+					t.Errorf("%s %s %v: %v %s", session, command, args, err, r.Raw)
 					return r, false
 				}
 				return r, true
@@ -86,11 +87,11 @@ func TestConcurrentSessions(t *testing.T) {
 			}
 		}
 		name := fmt.Sprintf("f%d.txt", i)
-		if got := e.bufferText(name); got != b.String() {
+		if got := e.BufferText(name); got != b.String() {
 			t.Errorf("%s = %q, want %q", name, got, b.String())
 		}
 	}
-	got := e.bufferText("shared.txt")
+	got := e.BufferText("shared.txt")
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	var want []string
 	for i := range sessions {
@@ -117,8 +118,8 @@ func TestConcurrentSessions(t *testing.T) {
 			}
 		}
 	}
-	r := e.read("shared.txt")
-	if r.Tag != tagOf(got) || r.Tag != string(hashline.TagOf(e.bufferText("shared.txt"))) {
+	r := e.Read("shared.txt")
+	if r.Tag != tagOf(got) || r.Tag != string(hashline.TagOf(e.BufferText("shared.txt"))) {
 		t.Fatalf("read of shared.txt = %s, want tag %s", r.Tag, tagOf(got))
 	}
 }

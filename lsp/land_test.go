@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"strings"
@@ -7,26 +7,27 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
 )
 
 // An edit of a file the editor holds goes through its buffer: the unsaved
 // text is what is edited, the disk is left alone, and the tag returned is
 // the buffer's.
 func TestEditOpenBufferLandsInBuffer(t *testing.T) {
-	e := newEditor(t, vscodeOptions())
-	e.writeFile("a.txt", "one\ntwo\nthree\n")
-	e.open("a.txt", 1)
-	e.typeReplace("a.txt", "two", "TWO")
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile("a.txt", "one\ntwo\nthree\n")
+	e.Open("a.txt", 1)
+	e.Type("a.txt", "two", "TWO")
 
-	r := e.read("a.txt")
+	r := e.Read("a.txt")
 	if want := "one\nTWO\nthree\n"; r.Tag != tagOf(want) || !strings.Contains(r.Content, "2:TWO\n") {
 		t.Fatalf("read = tag %s content %q, want the unsaved buffer (tag %s)", r.Tag, r.Content, tagOf(want))
 	}
-	version := e.bufferVersion("a.txt")
-	res := e.edit("a.txt", r.Tag, "PUT 2.=2:\n+deux")
+	version := e.BufferVersion("a.txt")
+	res := e.Edit("a.txt", r.Tag, "PUT 2.=2:\n+deux")
 
 	want := "one\ndeux\nthree\n"
-	if got := e.bufferText("a.txt"); got != want {
+	if got := e.BufferText("a.txt"); got != want {
 		t.Fatalf("buffer = %q, want %q", got, want)
 	}
 	if res.Tag != tagOf(want) || res.Header != "[a.txt#"+tagOf(want)+"]" {
@@ -35,18 +36,18 @@ func TestEditOpenBufferLandsInBuffer(t *testing.T) {
 	if len(res.Warnings) != 0 {
 		t.Fatalf("warnings = %+v, want none", res.Warnings)
 	}
-	if got := e.diskText("a.txt"); got != "one\ntwo\nthree\n" {
+	if got := e.DiskText("a.txt"); got != "one\ntwo\nthree\n" {
 		t.Fatalf("disk = %q, want it untouched", got)
 	}
-	applies := e.appliesSeen()
+	applies := e.Applies()
 	if len(applies) != 1 || len(applies[0].Edit.DocumentChanges) != 1 {
 		t.Fatalf("applyEdit requests = %+v, want one with one document change", applies)
 	}
 	dc := applies[0].Edit.DocumentChanges[0]
-	if v, err := dc.version(); err != nil || v == nil || *v != version {
+	if v, err := dc.Version(); err != nil || v == nil || *v != version {
 		t.Fatalf("TextDocumentEdit version = %s, want %d", dc.TextDocument.Version, version)
 	}
-	if dc.TextDocument.URI != uriOf(e.path("a.txt")) {
+	if dc.TextDocument.URI != lsptest.URI(e.Path("a.txt")) {
 		t.Fatalf("uri = %s, want the one the editor opened", dc.TextDocument.URI)
 	}
 	// The change annotation names the ops, for the editor's undo and review.
@@ -57,13 +58,13 @@ func TestEditOpenBufferLandsInBuffer(t *testing.T) {
 		t.Fatalf("label = %q, want it to name the op", applies[0].Label)
 	}
 	// The text edit replaces line 2 only.
-	if got := dc.Edits[0].Range; got != (wireRange{Start: wirePos{1, 0}, End: wirePos{2, 0}}) || dc.Edits[0].NewText != "deux\n" {
+	if got := dc.Edits[0].Range; got != span(pos(1, 0), pos(2, 0)) || dc.Edits[0].NewText != "deux\n" {
 		t.Fatalf("text edit = %+v %q, want line 2 replaced", got, dc.Edits[0].NewText)
 	}
 	// Closed without saving, the file is the disk's again.
-	e.close("a.txt")
-	if r := e.read("a.txt"); r.Tag != tagOf("one\ntwo\nthree\n") {
-		t.Fatalf("read after didClose = %s, want the disk's text", r.raw)
+	e.Close("a.txt")
+	if r := e.Read("a.txt"); r.Tag != tagOf("one\ntwo\nthree\n") {
+		t.Fatalf("read after didClose = %s, want the disk's text", r.Raw)
 	}
 }
 
@@ -71,49 +72,49 @@ func TestEditOpenBufferLandsInBuffer(t *testing.T) {
 // text, then didChange) and the server reports the text it was told of.
 func TestEditFileNotHeld(t *testing.T) {
 	t.Run("editor opens it", func(t *testing.T) {
-		e := newEditor(t, vscodeOptions())
-		e.setBehaviour(applyBehaviour{unheld: unheldOpen, save: true})
-		e.writeFile("b.txt", "alpha\nbeta\n")
-		r := e.read("b.txt")
-		res := e.edit("b.txt", r.Tag, "PUT >1:\n+inserted")
+		e := lsptest.New(t, lsptest.VSCode())
+		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+		e.WriteFile("b.txt", "alpha\nbeta\n")
+		r := e.Read("b.txt")
+		res := e.Edit("b.txt", r.Tag, "PUT >1:\n+inserted")
 		want := "alpha\ninserted\nbeta\n"
 		if res.Tag != tagOf(want) || len(res.Warnings) != 0 {
-			t.Fatalf("result = %s, want tag %s and no warning", res.raw, tagOf(want))
+			t.Fatalf("result = %s, want tag %s and no warning", res.Raw, tagOf(want))
 		}
-		if got := e.bufferText("b.txt"); got != want {
+		if got := e.BufferText("b.txt"); got != want {
 			t.Fatalf("buffer = %q, want %q", got, want)
 		}
-		if got := e.diskText("b.txt"); got != want {
+		if got := e.DiskText("b.txt"); got != want {
 			t.Fatalf("disk after the editor saved = %q, want %q", got, want)
 		}
-		dc := e.appliesSeen()[0].Edit.DocumentChanges[0]
-		if v, err := dc.version(); err != nil || v != nil {
+		dc := e.Applies()[0].Edit.DocumentChanges[0]
+		if v, err := dc.Version(); err != nil || v != nil {
 			t.Fatalf("version = %s, want null for a file the editor does not hold", dc.TextDocument.Version)
 		}
 	})
 	t.Run("editor writes the disk", func(t *testing.T) {
-		e := newEditor(t, vscodeOptions())
-		e.setBehaviour(applyBehaviour{unheld: unheldDisk})
-		e.writeFile("b.txt", "alpha\nbeta\n")
-		r := e.read("b.txt")
-		res := e.edit("b.txt", r.Tag, "CUT 1.=1")
-		if want := "beta\n"; res.Tag != tagOf(want) || e.diskText("b.txt") != want {
-			t.Fatalf("result %s, disk %q, want %q", res.raw, e.diskText("b.txt"), want)
+		e := lsptest.New(t, lsptest.VSCode())
+		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldDisk})
+		e.WriteFile("b.txt", "alpha\nbeta\n")
+		r := e.Read("b.txt")
+		res := e.Edit("b.txt", r.Tag, "CUT 1.=1")
+		if want := "beta\n"; res.Tag != tagOf(want) || e.DiskText("b.txt") != want {
+			t.Fatalf("result %s, disk %q, want %q", res.Raw, e.DiskText("b.txt"), want)
 		}
 	})
 	t.Run("editor loads it where the server cannot see", func(t *testing.T) {
 		// Neovim 0.7 with nothing attaching the client to the new buffer:
 		// it answers applied, and the server never hears of the text.
-		e := newEditor(t, clientOptions{applyEdit: true, resourceOps: []string{"create", "rename", "delete"},
-			initOptions: map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}})
-		e.setBehaviour(applyBehaviour{unheld: unheldHidden})
-		e.writeFile("b.txt", "alpha\nbeta\n")
-		r := e.read("b.txt")
-		res := e.fail(commands.CmdEdit, map[string]any{"path": "b.txt", "tag": r.Tag, "ops": "CUT 1.=1"}, hashline.CodeToolFailed)
+		e := lsptest.New(t, lsptest.Options{ApplyEdit: true, ResourceOps: []string{"create", "rename", "delete"},
+			InitOptions: map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}})
+		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldHidden})
+		e.WriteFile("b.txt", "alpha\nbeta\n")
+		r := e.Read("b.txt")
+		res := e.Fail(commands.CmdEdit, map[string]any{"path": "b.txt", "tag": r.Tag, "ops": "CUT 1.=1"}, hashline.CodeToolFailed)
 		if res.Error.Details.LiveTag != tagOf("alpha\nbeta\n") {
 			t.Fatalf("live tag = %s, want the disk's %s", res.Error.Details.LiveTag, tagOf("alpha\nbeta\n"))
 		}
-		if got := e.diskText("b.txt"); got != "alpha\nbeta\n" {
+		if got := e.DiskText("b.txt"); got != "alpha\nbeta\n" {
 			t.Fatalf("disk = %q, want it untouched", got)
 		}
 	})
@@ -124,30 +125,30 @@ func TestEditFileNotHeld(t *testing.T) {
 func TestDidChangeTiming(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		behave applyBehaviour
+		behave lsptest.ApplyBehaviour
 	}{
-		{"after the answer", applyBehaviour{}},
-		{"150 ms after the answer", applyBehaviour{delay: 150 * time.Millisecond}},
-		{"before the answer", applyBehaviour{beforeAnswer: true}},
+		{"after the answer", lsptest.ApplyBehaviour{}},
+		{"150 ms after the answer", lsptest.ApplyBehaviour{Delay: 150 * time.Millisecond}},
+		{"before the answer", lsptest.ApplyBehaviour{BeforeAnswer: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEditor(t, neovimOptions())
-			e.setBehaviour(tc.behave)
-			e.writeFile("c.py", "def f():\n    return 1\n")
-			e.open("c.py", 0)
-			r := e.read("c.py")
-			res := e.edit("c.py", r.Tag, "PUT 2.=2:\n+    return 2")
+			e := lsptest.New(t, lsptest.Neovim())
+			e.SetBehaviour(tc.behave)
+			e.WriteFile("c.py", "def f():\n    return 1\n")
+			e.Open("c.py", 0)
+			r := e.Read("c.py")
+			res := e.Edit("c.py", r.Tag, "PUT 2.=2:\n+    return 2")
 			want := "def f():\n    return 2\n"
-			if got := e.bufferText("c.py"); got != want {
+			if got := e.BufferText("c.py"); got != want {
 				t.Fatalf("buffer = %q, want %q", got, want)
 			}
 			if res.Tag != tagOf(want) || len(res.Warnings) != 0 {
-				t.Fatalf("result = %s, want tag %s without warnings", res.raw, tagOf(want))
+				t.Fatalf("result = %s, want tag %s without warnings", res.Raw, tagOf(want))
 			}
 			// The tag is good for the next edit at once.
-			res = e.edit("c.py", res.Tag, "PUT >$:\n+f()")
+			res = e.Edit("c.py", res.Tag, "PUT >$:\n+f()")
 			want += "f()\n"
-			if got := e.bufferText("c.py"); got != want || res.Tag != tagOf(want) {
+			if got := e.BufferText("c.py"); got != want || res.Tag != tagOf(want) {
 				t.Fatalf("second edit: buffer %q tag %s, want %q tag %s", got, res.Tag, want, tagOf(want))
 			}
 		})
@@ -157,32 +158,32 @@ func TestDidChangeTiming(t *testing.T) {
 // Buffer versions come from the editor and may start at 0 and skip; the
 // edit names the version it was proven against.
 func TestVersionsJump(t *testing.T) {
-	e := newEditor(t, neovimOptions())
-	e.setBehaviour(applyBehaviour{delay: 150 * time.Millisecond})
-	e.writeFile("v.txt", "1\n2\n3\n")
-	e.open("v.txt", 0)
-	e.setStep(4)
-	e.typeReplace("v.txt", "3", "three") // version 4
-	e.setStep(5)
-	e.typeReplace("v.txt", "1", "one") // version 9
-	if v := e.bufferVersion("v.txt"); v != 9 {
+	e := lsptest.New(t, lsptest.Neovim())
+	e.SetBehaviour(lsptest.ApplyBehaviour{Delay: 150 * time.Millisecond})
+	e.WriteFile("v.txt", "1\n2\n3\n")
+	e.Open("v.txt", 0)
+	e.SetStep(4)
+	e.Type("v.txt", "3", "three") // version 4
+	e.SetStep(5)
+	e.Type("v.txt", "1", "one") // version 9
+	if v := e.BufferVersion("v.txt"); v != 9 {
 		t.Fatalf("version = %d, want 9", v)
 	}
-	r := e.read("v.txt")
-	res := e.edit("v.txt", r.Tag, "PUT 2.=2:\n+two")
-	if v := e.bufferVersion("v.txt"); v != 14 {
+	r := e.Read("v.txt")
+	res := e.Edit("v.txt", r.Tag, "PUT 2.=2:\n+two")
+	if v := e.BufferVersion("v.txt"); v != 14 {
 		t.Fatalf("version after the edit = %d, want 14", v)
 	}
-	e.setStep(3)
-	res = e.edit("v.txt", res.Tag, "PUT >$:\n+four")
+	e.SetStep(3)
+	res = e.Edit("v.txt", res.Tag, "PUT >$:\n+four")
 	want := "one\ntwo\nthree\nfour\n"
-	if got := e.bufferText("v.txt"); got != want || res.Tag != tagOf(want) {
+	if got := e.BufferText("v.txt"); got != want || res.Tag != tagOf(want) {
 		t.Fatalf("buffer %q tag %s, want %q tag %s", got, res.Tag, want, tagOf(want))
 	}
 	var versions []int32
-	for _, a := range e.appliesSeen() {
+	for _, a := range e.Applies() {
 		// Neovim announces resource operations, so it gets documentChanges.
-		v, err := a.Edit.DocumentChanges[0].version()
+		v, err := a.Edit.DocumentChanges[0].Version()
 		if err != nil || v == nil {
 			t.Fatalf("version = %s, want a number", a.Edit.DocumentChanges[0].TextDocument.Version)
 		}
@@ -196,30 +197,30 @@ func TestVersionsJump(t *testing.T) {
 // An editor that answers applied but changes nothing (Neovim 0.7 with a
 // stale version) must not pass for a success.
 func TestAppliedButUnchanged(t *testing.T) {
-	opts := neovimOptions()
-	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}
-	e := newEditor(t, opts)
+	opts := lsptest.Neovim()
+	opts.InitOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}
+	e := lsptest.New(t, opts)
 	old := "keep\nchange me\n"
-	e.writeFile("d.txt", old)
-	e.open("d.txt", 0)
-	r := e.read("d.txt")
+	e.WriteFile("d.txt", old)
+	e.Open("d.txt", 0)
+	r := e.Read("d.txt")
 
-	e.setBehaviour(applyBehaviour{skipAll: true})
-	res := e.fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+changed"}, hashline.CodeToolFailed)
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
+	res := e.Fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+changed"}, hashline.CodeToolFailed)
 	if res.Error.Details.LiveTag != tagOf(old) || !res.Error.Retriable {
-		t.Fatalf("error = %s, want a retriable failure with the live tag %s", res.raw, tagOf(old))
+		t.Fatalf("error = %s, want a retriable failure with the live tag %s", res.Raw, tagOf(old))
 	}
-	if got := e.bufferText("d.txt"); got != old {
+	if got := e.BufferText("d.txt"); got != old {
 		t.Fatalf("buffer = %q, want it unchanged", got)
 	}
 	// Nothing was recorded as written: the tag of the text that did not land
 	// means nothing to the session.
-	e.setBehaviour(applyBehaviour{})
-	e.fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": tagOf("keep\nchanged\n"), "ops": "PUT 1.=1:\n+x"}, hashline.CodeTagUnknown)
+	e.SetBehaviour(lsptest.ApplyBehaviour{})
+	e.Fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": tagOf("keep\nchanged\n"), "ops": "PUT 1.=1:\n+x"}, hashline.CodeTagUnknown)
 	// The old tag still names the text the buffer holds.
-	res = e.edit("d.txt", r.Tag, "PUT 2.=2:\n+changed")
-	if want := "keep\nchanged\n"; e.bufferText("d.txt") != want || res.Tag != tagOf(want) {
-		t.Fatalf("retry: buffer %q result %s, want %q", e.bufferText("d.txt"), res.raw, want)
+	res = e.Edit("d.txt", r.Tag, "PUT 2.=2:\n+changed")
+	if want := "keep\nchanged\n"; e.BufferText("d.txt") != want || res.Tag != tagOf(want) {
+		t.Fatalf("retry: buffer %q result %s, want %q", e.BufferText("d.txt"), res.Raw, want)
 	}
 }
 
@@ -228,40 +229,40 @@ func TestAppliedButUnchanged(t *testing.T) {
 // the edit as stale, answers applied, and reports the keystrokes. The
 // keystrokes are not the edit landing: the call must fail with the live tag.
 func TestStaleSkipWithHeldKeystrokes(t *testing.T) {
-	opts := neovimOptions()
-	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 1000}}
-	e := newEditor(t, opts)
-	e.writeFile("n.txt", "a\nb\n")
-	e.open("n.txt", 0)
-	r := e.read("n.txt")
-	e.setBehaviour(applyBehaviour{staleSkip: true, delay: 150 * time.Millisecond})
-	e.typeAt("n.txt", 0, 1, "A", true)
-	res, err := e.exec(commands.CmdEdit, map[string]any{"path": "n.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+B"})
+	opts := lsptest.Neovim()
+	opts.InitOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 1000}}
+	e := lsptest.New(t, opts)
+	e.WriteFile("n.txt", "a\nb\n")
+	e.Open("n.txt", 0)
+	r := e.Read("n.txt")
+	e.SetBehaviour(lsptest.ApplyBehaviour{StaleSkip: true, Delay: 150 * time.Millisecond})
+	e.TypeAt("n.txt", 0, 1, "A", true)
+	res, err := e.Exec(commands.CmdEdit, map[string]any{"path": "n.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+B"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := e.bufferText("n.txt")
+	buf := e.BufferText("n.txt")
 	if buf != "A\nb\n" {
 		t.Fatalf("buffer = %q, want the keystroke only (the edit was skipped)", buf)
 	}
 	if res.OK || res.Error.Code != hashline.CodeToolFailed || res.Error.Details.LiveTag != tagOf(buf) {
-		t.Fatalf("result = %s, want TOOL_FAILED with live tag %s", res.raw, tagOf(buf))
+		t.Fatalf("result = %s, want TOOL_FAILED with live tag %s", res.Raw, tagOf(buf))
 	}
 }
 
 // applied:false means the editor changed nothing.
 func TestAppliedFalse(t *testing.T) {
 	t.Run("once, buffer unchanged", func(t *testing.T) {
-		e := newEditor(t, vscodeOptions())
-		e.writeFile("f.txt", "x\ny\n")
-		e.open("f.txt", 1)
-		r := e.read("f.txt")
-		e.setBehaviour(applyBehaviour{refuse: 1})
-		res := e.edit("f.txt", r.Tag, "PUT 1.=1:\n+X")
-		if want := "X\ny\n"; e.bufferText("f.txt") != want || res.Tag != tagOf(want) {
-			t.Fatalf("buffer %q result %s, want %q", e.bufferText("f.txt"), res.raw, want)
+		e := lsptest.New(t, lsptest.VSCode())
+		e.WriteFile("f.txt", "x\ny\n")
+		e.Open("f.txt", 1)
+		r := e.Read("f.txt")
+		e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 1})
+		res := e.Edit("f.txt", r.Tag, "PUT 1.=1:\n+X")
+		if want := "X\ny\n"; e.BufferText("f.txt") != want || res.Tag != tagOf(want) {
+			t.Fatalf("buffer %q result %s, want %q", e.BufferText("f.txt"), res.Raw, want)
 		}
-		if n := len(e.appliesSeen()); n != 2 {
+		if n := len(e.Applies()); n != 2 {
 			t.Fatalf("applyEdit sent %d times, want 2 (one refusal, one retry)", n)
 		}
 	})
@@ -270,20 +271,20 @@ func TestAppliedFalse(t *testing.T) {
 		// the edit against the version before it; VS Code refuses that
 		// version, and the second pass through the gates carries the edit
 		// over to the typed text (branch C).
-		e := newEditor(t, vscodeOptions())
-		e.writeFile("f.txt", "x\ny\nz\n")
-		e.open("f.txt", 1)
-		r := e.read("f.txt")
-		e.setBehaviour(applyBehaviour{beforeAnswer: true})
-		e.typeAt("f.txt", 0, 0, "typed ", true)
-		res := e.edit("f.txt", r.Tag, "PUT 3.=3:\n+Z")
+		e := lsptest.New(t, lsptest.VSCode())
+		e.WriteFile("f.txt", "x\ny\nz\n")
+		e.Open("f.txt", 1)
+		r := e.Read("f.txt")
+		e.SetBehaviour(lsptest.ApplyBehaviour{BeforeAnswer: true})
+		e.TypeAt("f.txt", 0, 0, "typed ", true)
+		res := e.Edit("f.txt", r.Tag, "PUT 3.=3:\n+Z")
 		want := "typed x\ny\nZ\n"
-		if got := e.bufferText("f.txt"); got != want || res.Tag != tagOf(want) || !res.hasWarning(hashline.WarnRecovered) {
-			t.Fatalf("buffer %q result %s, want %q with a recovered warning", got, res.raw, want)
+		if got := e.BufferText("f.txt"); got != want || res.Tag != tagOf(want) || !res.HasWarning(hashline.WarnRecovered) {
+			t.Fatalf("buffer %q result %s, want %q with a recovered warning", got, res.Raw, want)
 		}
 		var versions []int32
-		for _, a := range e.appliesSeen() {
-			v, _ := a.Edit.DocumentChanges[0].version()
+		for _, a := range e.Applies() {
+			v, _ := a.Edit.DocumentChanges[0].Version()
 			versions = append(versions, *v)
 		}
 		if len(versions) != 2 || versions[0] != 1 || versions[1] != 2 {
@@ -291,12 +292,12 @@ func TestAppliedFalse(t *testing.T) {
 		}
 	})
 	// The user types before the editor's first refusal, and only then.
-	typeOnce := func(rel string, at int, text string) func(*editor) {
+	typeOnce := func(rel string, at int, text string) func(*lsptest.Editor) {
 		typed := false
-		return func(e *editor) {
+		return func(e *lsptest.Editor) {
 			if !typed {
 				typed = true
-				e.typeAt(rel, at, at, text, false)
+				e.TypeAt(rel, at, at, text, false)
 			}
 		}
 	}
@@ -314,26 +315,26 @@ func TestAppliedFalse(t *testing.T) {
 		{"user typed, edit at the end", "PUT >$:\n+z", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEditor(t, vscodeOptions())
-			e.writeFile("f.txt", "x\ny\n")
-			e.open("f.txt", 1)
-			r := e.read("f.txt")
-			e.setBehaviour(applyBehaviour{refuse: 2, onRefuse: typeOnce("f.txt", 0, "typed ")})
-			res, err := e.exec(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": tc.ops})
+			e := lsptest.New(t, lsptest.VSCode())
+			e.WriteFile("f.txt", "x\ny\n")
+			e.Open("f.txt", 1)
+			r := e.Read("f.txt")
+			e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 2, OnRefuse: typeOnce("f.txt", 0, "typed ")})
+			res, err := e.Exec(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": tc.ops})
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := "typed x\ny\n"
-			if got := e.bufferText("f.txt"); got != want {
+			if got := e.BufferText("f.txt"); got != want {
 				t.Fatalf("buffer = %q, want the user's text %q", got, want)
 			}
 			if res.OK || (res.Error.Code != hashline.CodeTagMismatch && res.Error.Code != hashline.CodeToolFailed) {
-				t.Fatalf("result = %s, want EDIT_TAG_MISMATCH or TOOL_FAILED", res.raw)
+				t.Fatalf("result = %s, want EDIT_TAG_MISMATCH or TOOL_FAILED", res.Raw)
 			}
 			if res.Error.Details.LiveTag != tagOf(want) {
 				t.Fatalf("live tag = %s, want the tag of the buffer now, %s", res.Error.Details.LiveTag, tagOf(want))
 			}
-			if n := len(e.appliesSeen()); n != tc.applies {
+			if n := len(e.Applies()); n != tc.applies {
 				t.Fatalf("applyEdit sent %d times, want %d", n, tc.applies)
 			}
 		})
@@ -348,35 +349,35 @@ func TestFormatterRewritesLanded(t *testing.T) {
 	tabs := func(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 	for _, tc := range []struct {
 		name   string
-		behave applyBehaviour
+		behave lsptest.ApplyBehaviour
 	}{
-		{"separate didChange before the answer", applyBehaviour{beforeAnswer: true, format: tabs}},
-		{"same didChange 150 ms after the answer", applyBehaviour{delay: 150 * time.Millisecond, format: tabs, formatMerged: true}},
+		{"separate didChange before the answer", lsptest.ApplyBehaviour{BeforeAnswer: true, Format: tabs}},
+		{"same didChange 150 ms after the answer", lsptest.ApplyBehaviour{Delay: 150 * time.Millisecond, Format: tabs, FormatMerged: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEditor(t, vscodeOptions())
-			e.setBehaviour(tc.behave)
-			e.writeFile("g.go", "func f() {\n}\n")
-			e.open("g.go", 1)
-			r := e.read("g.go")
-			res := e.edit("g.go", r.Tag, "PUT >1:\n+\treturn")
+			e := lsptest.New(t, lsptest.VSCode())
+			e.SetBehaviour(tc.behave)
+			e.WriteFile("g.go", "func f() {\n}\n")
+			e.Open("g.go", 1)
+			r := e.Read("g.go")
+			res := e.Edit("g.go", r.Tag, "PUT >1:\n+\treturn")
 			want := "func f() {\n    return\n}\n"
-			if got := e.bufferText("g.go"); got != want {
+			if got := e.BufferText("g.go"); got != want {
 				t.Fatalf("buffer = %q, want %q", got, want)
 			}
-			if res.Tag != tagOf(want) || !res.hasWarning(hashline.WarnLanded) {
-				t.Fatalf("result = %s, want tag %s with a landed warning", res.raw, tagOf(want))
+			if res.Tag != tagOf(want) || !res.HasWarning(hashline.WarnLanded) {
+				t.Fatalf("result = %s, want tag %s with a landed warning", res.Raw, tagOf(want))
 			}
-			e.setBehaviour(applyBehaviour{})
+			e.SetBehaviour(lsptest.ApplyBehaviour{})
 			args := map[string]any{"path": "g.go", "tag": res.Tag, "ops": "PUT 2.=2:\n+    return nil"}
-			unseen := e.fail(commands.CmdEdit, args, hashline.CodeLinesUnseen)
+			unseen := e.Fail(commands.CmdEdit, args, hashline.CodeLinesUnseen)
 			if !strings.Contains(unseen.Error.Details.Content, "2:    return\n") {
-				t.Fatalf("reveal = %s", unseen.raw)
+				t.Fatalf("reveal = %s", unseen.Raw)
 			}
-			res = e.ok(commands.CmdEdit, args)
+			res = e.OK(commands.CmdEdit, args)
 			want = "func f() {\n    return nil\n}\n"
-			if got := e.bufferText("g.go"); got != want || res.Tag != tagOf(want) {
-				t.Fatalf("next edit: buffer %q result %s, want %q", got, res.raw, want)
+			if got := e.BufferText("g.go"); got != want || res.Tag != tagOf(want) {
+				t.Fatalf("next edit: buffer %q result %s, want %q", got, res.Raw, want)
 			}
 		})
 	}

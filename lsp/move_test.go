@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
 )
 
 // A cross-file move is two calls (§7.5): CUT into a named register on the
@@ -36,25 +37,25 @@ const moveDst = "package b\n\nfunc Other() {}\n"
 
 // openPair writes and opens both files, and types an unsaved line into the
 // destination's buffer: the move must go through what the editor holds.
-func openPair(t *testing.T) *editor {
+func openPair(t *testing.T) *lsptest.Editor {
 	t.Helper()
-	e := newEditor(t, vscodeOptions())
-	e.writeFile("a.go", moveSrc)
-	e.writeFile("b.go", moveDst)
-	e.open("a.go", 1)
-	e.open("b.go", 1)
-	e.typeReplace("b.go", "package b\n", "package b // unsaved\n")
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile("a.go", moveSrc)
+	e.WriteFile("b.go", moveDst)
+	e.Open("a.go", 1)
+	e.Open("b.go", 1)
+	e.Type("b.go", "package b\n", "package b // unsaved\n")
 	return e
 }
 
 // resolvedOf decodes the resolved spans of an edit result.
-func resolvedOf(t *testing.T, r result) []hashline.Resolved {
+func resolvedOf(t *testing.T, r lsptest.Result) []hashline.Resolved {
 	t.Helper()
 	var out struct {
 		Resolved []hashline.Resolved `json:"resolved"`
 	}
-	if err := json.Unmarshal([]byte(r.raw), &out); err != nil {
-		t.Fatalf("result %s: %v", r.raw, err)
+	if err := json.Unmarshal([]byte(r.Raw), &out); err != nil {
+		t.Fatalf("result %s: %v", r.Raw, err)
 	}
 	return out.Resolved
 }
@@ -77,18 +78,18 @@ func TestCrossFileMove(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := openPair(t)
-			src, dst := e.read("a.go"), e.read("b.go")
+			src, dst := e.Read("a.go"), e.Read("b.go")
 
-			cut := e.edit("a.go", src.Tag, c.cut)
+			cut := e.Edit("a.go", src.Tag, c.cut)
 			wantSrc := srcAfter
 			if c.name == "block" {
 				wantSrc = "package a\n\nimport \"fmt\"\n\n\nfunc Keep() {}\n"
 			}
-			if got := e.bufferText("a.go"); got != wantSrc {
+			if got := e.BufferText("a.go"); got != wantSrc {
 				t.Fatalf("a.go buffer after %s = %q, want %q", c.cut, got, wantSrc)
 			}
 			if cut.Tag != tagOf(wantSrc) || len(cut.Warnings) != 0 {
-				t.Fatalf("cut result %s, want tag %s and no warnings", cut.raw, tagOf(wantSrc))
+				t.Fatalf("cut result %s, want tag %s and no warnings", cut.Raw, tagOf(wantSrc))
 			}
 			if got := resolvedOf(t, cut); !reflect.DeepEqual(got, c.resolved) {
 				t.Fatalf("resolved %+v, want %+v", got, c.resolved)
@@ -101,21 +102,21 @@ func TestCrossFileMove(t *testing.T) {
 				paste = "PUT <3 @fn\nPUT >2:\n+"
 			}
 			wantDst := dstAfter
-			put := e.edit("b.go", dst.Tag, paste)
-			if got := e.bufferText("b.go"); got != wantDst {
+			put := e.Edit("b.go", dst.Tag, paste)
+			if got := e.BufferText("b.go"); got != wantDst {
 				t.Fatalf("b.go buffer after %s = %q, want %q", paste, got, wantDst)
 			}
 			if put.Tag != tagOf(wantDst) || len(put.Warnings) != 0 {
-				t.Fatalf("paste result %s, want tag %s and no warnings", put.raw, tagOf(wantDst))
+				t.Fatalf("paste result %s, want tag %s and no warnings", put.Raw, tagOf(wantDst))
 			}
 			// Nothing was saved; the source's buffer is as the cut left it.
-			if e.diskText("a.go") != moveSrc || e.diskText("b.go") != moveDst {
+			if e.DiskText("a.go") != moveSrc || e.DiskText("b.go") != moveDst {
 				t.Fatal("the move wrote to disk")
 			}
-			if got := e.bufferText("a.go"); got != wantSrc {
+			if got := e.BufferText("a.go"); got != wantSrc {
 				t.Fatalf("a.go buffer after the paste = %q", got)
 			}
-			if n := len(e.appliesSeen()); n != 2 {
+			if n := len(e.Applies()); n != 2 {
 				t.Fatalf("applyEdit sent %d times, want 2", n)
 			}
 		})
@@ -129,42 +130,42 @@ func TestCrossFileMoveRegisterScope(t *testing.T) {
 	args := func(session, path, tag, ops string) map[string]any {
 		return map[string]any{"session": session, "path": path, "tag": tag, "ops": ops}
 	}
-	readIn := func(e *editor, session, path string) result {
+	readIn := func(e *lsptest.Editor, session, path string) lsptest.Result {
 		t.Helper()
-		return e.ok(commands.CmdRead, map[string]any{"session": session, "path": path})
+		return e.OK(commands.CmdRead, map[string]any{"session": session, "path": path})
 	}
 
 	t.Run("refused cut", func(t *testing.T) {
 		e := openPair(t)
-		src, dst := e.read("a.go"), e.read("b.go")
-		e.setBehaviour(applyBehaviour{refuse: 2})
-		e.fail(commands.CmdEdit, args("", "a.go", src.Tag, "CUT 5.=8 @fn"), hashline.CodeToolFailed)
-		e.setBehaviour(applyBehaviour{})
-		r := e.fail(commands.CmdEdit, args("", "b.go", dst.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
+		src, dst := e.Read("a.go"), e.Read("b.go")
+		e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 2})
+		e.Fail(commands.CmdEdit, args("", "a.go", src.Tag, "CUT 5.=8 @fn"), hashline.CodeToolFailed)
+		e.SetBehaviour(lsptest.ApplyBehaviour{})
+		r := e.Fail(commands.CmdEdit, args("", "b.go", dst.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
 		if !strings.Contains(r.Error.Message, "register @fn is empty in this session") {
 			t.Fatalf("message %q", r.Error.Message)
 		}
-		if e.bufferText("a.go") != moveSrc || !strings.HasPrefix(e.bufferText("b.go"), "package b // unsaved\n") || strings.Contains(e.bufferText("b.go"), "Hello") {
-			t.Fatalf("buffers changed: a.go %q b.go %q", e.bufferText("a.go"), e.bufferText("b.go"))
+		if e.BufferText("a.go") != moveSrc || !strings.HasPrefix(e.BufferText("b.go"), "package b // unsaved\n") || strings.Contains(e.BufferText("b.go"), "Hello") {
+			t.Fatalf("buffers changed: a.go %q b.go %q", e.BufferText("a.go"), e.BufferText("b.go"))
 		}
 	})
 
 	t.Run("sessions", func(t *testing.T) {
 		e := openPair(t)
 		src := readIn(e, "mover", "a.go")
-		e.ok(commands.CmdEdit, args("mover", "a.go", src.Tag, "CUT 5.=8 @fn"))
+		e.OK(commands.CmdEdit, args("mover", "a.go", src.Tag, "CUT 5.=8 @fn"))
 
 		other := readIn(e, "other", "b.go")
-		e.fail(commands.CmdEdit, args("other", "b.go", other.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
+		e.Fail(commands.CmdEdit, args("other", "b.go", other.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
 
 		// The capturing session pastes it; once ended, it has nothing.
 		dst := readIn(e, "mover", "b.go")
-		e.ok(commands.CmdEdit, args("mover", "b.go", dst.Tag, "PUT <3 @fn"))
-		e.ok(commands.CmdSessionEnd, map[string]any{"session": "mover"})
+		e.OK(commands.CmdEdit, args("mover", "b.go", dst.Tag, "PUT <3 @fn"))
+		e.OK(commands.CmdSessionEnd, map[string]any{"session": "mover"})
 		again := readIn(e, "mover", "b.go")
-		e.fail(commands.CmdEdit, args("mover", "b.go", again.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
+		e.Fail(commands.CmdEdit, args("mover", "b.go", again.Tag, "PUT <3 @fn"), hashline.CodeRegisterEmpty)
 		want := "package b // unsaved\n\nfunc Hello() {\n\tfmt.Println(\"hello\")\n}\n\nfunc Other() {}\n"
-		if got := e.bufferText("b.go"); got != want {
+		if got := e.BufferText("b.go"); got != want {
 			t.Fatalf("b.go buffer %q, want %q: one paste", got, want)
 		}
 	})

@@ -1,10 +1,9 @@
-package lsp
+package lsp_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,24 +12,25 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
 )
 
 // stillServes checks that the server answers a read after whatever came
 // before.
-func stillServes(t *testing.T, e *editor) {
+func stillServes(t *testing.T, e *lsptest.Editor) {
 	t.Helper()
-	e.writeFile("alive.txt", "alive\n")
-	if r := e.read("alive.txt"); r.Tag != tagOf("alive\n") {
-		t.Fatalf("read after the hostile input = %s", r.raw)
+	e.WriteFile("alive.txt", "alive\n")
+	if r := e.Read("alive.txt"); r.Tag != tagOf("alive\n") {
+		t.Fatalf("read after the hostile input = %s", r.Raw)
 	}
 }
 
 // Hostile arguments: problems a command can describe are results with a
 // code; problems of the protocol are JSON-RPC errors; none stops the server.
 func TestHostileArguments(t *testing.T) {
-	e := newEditor(t, vscodeOptions())
-	e.writeFile("ok.txt", "fine\n")
-	tag := e.read("ok.txt").Tag
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile("ok.txt", "fine\n")
+	tag := e.Read("ok.txt").Tag
 	hugeOps := "PUT >$:\n" + strings.Repeat("+"+strings.Repeat("x", 99)+"\n", 3000)
 
 	for _, tc := range []struct {
@@ -52,17 +52,17 @@ func TestHostileArguments(t *testing.T) {
 		{"1 MB write to a bad path", commands.CmdWrite, map[string]any{"path": strings.Repeat("\x00", 1<<20), "content": "x"}, hashline.CodeInvalidArgument, "path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := e.fail(tc.command, tc.args, tc.code)
+			r := e.Fail(tc.command, tc.args, tc.code)
 			if tc.field != "" && r.Error.Details.Field != tc.field {
-				t.Fatalf("field = %q, want %q (%s)", r.Error.Details.Field, tc.field, r.raw)
+				t.Fatalf("field = %q, want %q (%s)", r.Error.Details.Field, tc.field, r.Raw)
 			}
 			if r.Error.Message == "" {
-				t.Fatalf("error without a message: %s", r.raw)
+				t.Fatalf("error without a message: %s", r.Raw)
 			}
 		})
 	}
-	if got := e.diskText("ok.txt"); got != "fine\n" || len(e.appliesSeen()) != 0 {
-		t.Fatalf("a refused call changed something: disk %q, %d applyEdit", got, len(e.appliesSeen()))
+	if got := e.DiskText("ok.txt"); got != "fine\n" || len(e.Applies()) != 0 {
+		t.Fatalf("a refused call changed something: disk %q, %d applyEdit", got, len(e.Applies()))
 	}
 
 	for _, tc := range []struct {
@@ -80,7 +80,7 @@ func TestHostileArguments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var res json.RawMessage
-			err := e.call("workspace/executeCommand", tc.params, &res)
+			err := e.Call("workspace/executeCommand", tc.params, &res)
 			if rpcCode(err) != tc.code {
 				t.Fatalf("error = %v (result %s), want JSON-RPC code %d", err, res, tc.code)
 			}
@@ -88,14 +88,14 @@ func TestHostileArguments(t *testing.T) {
 	}
 	t.Run("unknown method", func(t *testing.T) {
 		var res json.RawMessage
-		if err := e.call("textDocument/hover", map[string]any{}, &res); rpcCode(err) != jsonrpc2.MethodNotFound {
+		if err := e.Call("textDocument/hover", map[string]any{}, &res); rpcCode(err) != jsonrpc2.MethodNotFound {
 			t.Fatalf("error = %v, want MethodNotFound", err)
 		}
 	})
 	t.Run("no arguments at all", func(t *testing.T) {
-		r, err := e.execParams(map[string]any{"command": commands.CmdRead})
+		r, err := e.ExecParams(map[string]any{"command": commands.CmdRead})
 		if err != nil || r.OK || r.Error == nil || r.Error.Code != hashline.CodeInvalidArgument || r.Error.Details.Field != "path" {
-			t.Fatalf("result = %s, %v; want INVALID_ARGUMENT on path", r.raw, err)
+			t.Fatalf("result = %s, %v; want INVALID_ARGUMENT on path", r.Raw, err)
 		}
 	})
 	stillServes(t, e)
@@ -104,19 +104,12 @@ func TestHostileArguments(t *testing.T) {
 // Frames whose body is not a message: a request whose id can be found gets
 // a parse error; the connection goes on either way.
 func TestMalformedFrames(t *testing.T) {
-	e := newEditor(t, vscodeOptions())
-	raw := func(body string) {
-		e.send(func() {
-			if _, err := fmt.Fprintf(e.pipe, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
-				t.Errorf("writing a raw frame: %v", err)
-			}
-		})
-		e.flush()
-	}
+	e := lsptest.New(t, lsptest.VSCode())
+	raw := e.WriteFrame
 	answer := func(t *testing.T, id string) *jsonrpc2.Response {
 		t.Helper()
 		select {
-		case r := <-e.wire.orphans:
+		case r := <-e.FrameAnswers():
 			got := r.ID()
 			b, _ := json.Marshal(&got)
 			if string(b) != `"`+id+`"` {
@@ -142,7 +135,7 @@ func TestMalformedFrames(t *testing.T) {
 				// The editor's connection drops answers to numbers it did not
 				// send; the wire shows whether one went out.
 				stillServes(t, e)
-				m, ok := e.tap.response(jsonrpc2.NewNumberID(424242))
+				m, ok := e.WireResponse(jsonrpc2.NewNumberID(424242))
 				var errObj struct{ Code jsonrpc2.Code }
 				if !ok || json.Unmarshal(m["error"], &errObj) != nil || errObj.Code != jsonrpc2.ParseError {
 					t.Fatalf("answer on the wire = %v, want a parse error for id 424242", m)
@@ -160,7 +153,7 @@ func TestMalformedFrames(t *testing.T) {
 	raw(`[]`)
 	stillServes(t, e)
 	select {
-	case r := <-e.wire.orphans:
+	case r := <-e.FrameAnswers():
 		t.Fatalf("unexpected answer %v to a frame without an id", r)
 	default:
 	}
@@ -168,23 +161,23 @@ func TestMalformedFrames(t *testing.T) {
 
 // Requests before initialize are refused, and so is a second initialize.
 func TestInitializeOrder(t *testing.T) {
-	opts := vscodeOptions()
-	opts.skipInit = true
-	e := newEditor(t, opts)
-	e.writeFile("a.txt", "a\n")
+	opts := lsptest.VSCode()
+	opts.SkipInit = true
+	e := lsptest.New(t, opts)
+	e.WriteFile("a.txt", "a\n")
 	var res json.RawMessage
-	err := e.call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "a.txt"}}}, &res)
+	err := e.Call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "a.txt"}}}, &res)
 	if rpcCode(err) != jsonrpc2.ServerNotInitialized {
 		t.Fatalf("before initialize: %v, want ServerNotInitialized", err)
 	}
-	if err := e.call("shutdown", nil, &res); rpcCode(err) != jsonrpc2.ServerNotInitialized {
+	if err := e.Call("shutdown", nil, &res); rpcCode(err) != jsonrpc2.ServerNotInitialized {
 		t.Fatalf("shutdown before initialize: %v, want ServerNotInitialized", err)
 	}
-	e.initialize(opts)
-	if err := e.call("initialize", e.initParams(opts), &res); rpcCode(err) != jsonrpc2.InvalidRequest {
+	e.Initialize(opts)
+	if err := e.Call("initialize", e.InitParams(opts), &res); rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("second initialize: %v, want InvalidRequest", err)
 	}
-	if err := e.call("initialize", "not params", &res); rpcCode(err) != jsonrpc2.InvalidRequest {
+	if err := e.Call("initialize", "not params", &res); rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("third initialize: %v, want InvalidRequest", err)
 	}
 	stillServes(t, e)
@@ -193,45 +186,41 @@ func TestInitializeOrder(t *testing.T) {
 // An initialize whose params do not decode is refused without leaving the
 // server half set up.
 func TestInitializeBadParams(t *testing.T) {
-	opts := vscodeOptions()
-	opts.skipInit = true
-	e := newEditor(t, opts)
+	opts := lsptest.VSCode()
+	opts.SkipInit = true
+	e := lsptest.New(t, opts)
 	var res json.RawMessage
-	if err := e.call("initialize", []int{1}, &res); rpcCode(err) != jsonrpc2.InvalidParams {
+	if err := e.Call("initialize", []int{1}, &res); rpcCode(err) != jsonrpc2.InvalidParams {
 		t.Fatalf("initialize with an array: %v, want InvalidParams", err)
 	}
-	e.initialize(opts)
+	e.Initialize(opts)
 	stillServes(t, e)
 }
 
 // waitingEdit starts an edit that the editor answers as applied without
 // changing anything, so the server waits for a didChange that never comes,
 // and returns once the server is waiting.
-func waitingEdit(t *testing.T, e *editor) <-chan error {
+func waitingEdit(t *testing.T, e *lsptest.Editor) <-chan error {
 	t.Helper()
-	e.writeFile("w.txt", "wait\n")
-	e.open("w.txt", 1)
-	r := e.read("w.txt")
-	e.setBehaviour(applyBehaviour{skipAll: true})
+	e.WriteFile("w.txt", "wait\n")
+	e.Open("w.txt", 1)
+	r := e.Read("w.txt")
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
 	done := make(chan error, 1)
 	go func() {
-		res, err := e.exec(commands.CmdEdit, map[string]any{"path": "w.txt", "tag": r.Tag, "ops": "PUT 1.=1:\n+never"})
+		res, err := e.Exec(commands.CmdEdit, map[string]any{"path": "w.txt", "tag": r.Tag, "ops": "PUT 1.=1:\n+never"})
 		if err == nil && !res.OK {
-			err = errors.New(res.raw) // a failed result, carried as its JSON
+			err = errors.New(res.Raw) // a failed result, carried as its JSON
 		}
 		done <- err
 	}()
-	select {
-	case <-e.applyArrived:
-	case <-time.After(callTimeout):
-		t.Fatalf("the edit never reached the editor")
-	}
+	e.AwaitApply()
 	return done
 }
 
-func longLand() clientOptions {
-	opts := vscodeOptions()
-	opts.initOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 600000}}
+func longLand() lsptest.Options {
+	opts := lsptest.VSCode()
+	opts.InitOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 600000}}
 	return opts
 }
 
@@ -239,13 +228,13 @@ func longLand() clientOptions {
 const promptly = 5 * time.Second
 
 func TestCancelWaitingEdit(t *testing.T) {
-	e := newEditor(t, longLand())
+	e := lsptest.New(t, longLand())
 	done := waitingEdit(t, e)
-	id, ok := e.wire.lastCall("workspace/executeCommand")
+	id, ok := e.LastCallID("workspace/executeCommand")
 	if !ok {
 		t.Fatal("no executeCommand id recorded")
 	}
-	e.notify("$/cancelRequest", map[string]any{"id": &id})
+	e.Notify("$/cancelRequest", map[string]any{"id": &id})
 	// The editor had already said it applied the edit, so the answer is not
 	// "cancelled": it says the edit most likely landed and to read first.
 	select {
@@ -256,31 +245,31 @@ func TestCancelWaitingEdit(t *testing.T) {
 	case <-time.After(promptly):
 		t.Fatal("the cancelled edit did not answer")
 	}
-	if got := e.bufferText("w.txt"); got != "wait\n" {
+	if got := e.BufferText("w.txt"); got != "wait\n" {
 		t.Fatalf("buffer = %q", got)
 	}
 	// Cancelling an id that is not running is harmless.
-	e.notify("$/cancelRequest", map[string]any{"id": 999999})
-	e.notify("$/cancelRequest", map[string]any{"id": "no such id"})
-	e.notify("$/cancelRequest", "garbage")
-	e.setBehaviour(applyBehaviour{})
-	r := e.read("w.txt")
-	res := e.edit("w.txt", r.Tag, "PUT 1.=1:\n+done")
-	if e.bufferText("w.txt") != "done\n" || res.Tag != tagOf("done\n") {
-		t.Fatalf("edit after the cancel: buffer %q result %s", e.bufferText("w.txt"), res.raw)
+	e.Notify("$/cancelRequest", map[string]any{"id": 999999})
+	e.Notify("$/cancelRequest", map[string]any{"id": "no such id"})
+	e.Notify("$/cancelRequest", "garbage")
+	e.SetBehaviour(lsptest.ApplyBehaviour{})
+	r := e.Read("w.txt")
+	res := e.Edit("w.txt", r.Tag, "PUT 1.=1:\n+done")
+	if e.BufferText("w.txt") != "done\n" || res.Tag != tagOf("done\n") {
+		t.Fatalf("edit after the cancel: buffer %q result %s", e.BufferText("w.txt"), res.Raw)
 	}
 }
 
 func TestShutdownWhileEditWaits(t *testing.T) {
-	e := newEditor(t, longLand())
+	e := lsptest.New(t, longLand())
 	done := waitingEdit(t, e)
 	var res json.RawMessage
-	if err := e.call("shutdown", nil, &res); err != nil {
+	if err := e.Call("shutdown", nil, &res); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}
 	// jsonrpc2 decodes a null result as no result, so look at the wire.
-	id, _ := e.wire.lastCall("shutdown")
-	if m, ok := e.tap.response(id); !ok || string(m["result"]) != "null" || m["error"] != nil {
+	id, _ := e.LastCallID("shutdown")
+	if m, ok := e.WireResponse(id); !ok || string(m["result"]) != "null" || m["error"] != nil {
 		t.Fatalf("shutdown answered %v, want result null", m)
 	}
 	select {
@@ -291,26 +280,24 @@ func TestShutdownWhileEditWaits(t *testing.T) {
 	case <-time.After(promptly):
 		t.Fatal("the waiting edit did not answer after shutdown")
 	}
-	err := e.call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "w.txt"}}}, &res)
+	err := e.Call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "w.txt"}}}, &res)
 	if rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("request after shutdown: %v, want InvalidRequest", err)
 	}
-	if err := e.call("shutdown", nil, &res); rpcCode(err) != jsonrpc2.InvalidRequest {
+	if err := e.Call("shutdown", nil, &res); rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("second shutdown: %v, want InvalidRequest", err)
 	}
-	e.notify("exit", nil)
-	e.waitFor("Serve to return after exit", e.served)
-	if e.serveCode != 0 {
-		t.Fatalf("exit code after shutdown = %d, want 0", e.serveCode)
+	e.Notify("exit", nil)
+	if code := e.WaitServe(); code != 0 {
+		t.Fatalf("exit code after shutdown = %d, want 0", code)
 	}
 }
 
 func TestExitWithoutShutdown(t *testing.T) {
-	e := newEditor(t, vscodeOptions())
-	e.notify("exit", nil)
-	e.waitFor("Serve to return after exit", e.served)
-	if e.serveCode != 1 {
-		t.Fatalf("exit code without shutdown = %d, want 1", e.serveCode)
+	e := lsptest.New(t, lsptest.VSCode())
+	e.Notify("exit", nil)
+	if code := e.WaitServe(); code != 1 {
+		t.Fatalf("exit code without shutdown = %d, want 1", code)
 	}
 }
 
@@ -318,29 +305,23 @@ func TestExitWithoutShutdown(t *testing.T) {
 // returns, and the waiting command ends with it rather than at its land
 // timeout (checkLeaks holds the test to that).
 func TestEditorVanishesWhileEditWaits(t *testing.T) {
-	e := newEditor(t, longLand())
-	e.writeFile("w.txt", "wait\n")
-	e.open("w.txt", 1)
-	r := e.read("w.txt")
-	e.setBehaviour(applyBehaviour{skipAll: true})
+	e := lsptest.New(t, longLand())
+	e.WriteFile("w.txt", "wait\n")
+	e.Open("w.txt", 1)
+	r := e.Read("w.txt")
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		var res json.RawMessage
-		_, _ = e.conn.Call(ctx, "workspace/executeCommand", map[string]any{"command": commands.CmdEdit,
+		_ = e.CallContext(ctx, "workspace/executeCommand", map[string]any{"command": commands.CmdEdit,
 			"arguments": []any{map[string]any{"path": "w.txt", "tag": r.Tag, "ops": "PUT 1.=1:\n+never"}}}, &res)
 	}()
-	select {
-	case <-e.applyArrived:
-	case <-time.After(callTimeout):
-		t.Fatalf("the edit never reached the editor")
-	}
-	e.flush()
-	e.conn.Close()
-	e.waitFor("Serve to return", e.served)
-	if e.serveCode != 1 {
-		t.Fatalf("exit code = %d, want 1 (no shutdown)", e.serveCode)
+	e.AwaitApply()
+	e.Disconnect()
+	if code := e.WaitServe(); code != 1 {
+		t.Fatalf("exit code = %d, want 1 (no shutdown)", code)
 	}
 	// The caller's side of the pipe has no answer coming; stop waiting.
 	cancel()

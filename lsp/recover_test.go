@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
 )
 
 // Drift recovery (§10) through the real pipe: the user types in the open
@@ -18,17 +19,17 @@ const appGo = "package app\n\nfunc Start() error {\n\treturn nil\n}\n\nfunc Stop
 // Lines typed above the anchor move it: the edit lands on the moved lines,
 // in the user's buffer, and the result says how far it moved.
 func TestRecoveryUserInsertsAbove(t *testing.T) {
-	e := newEditor(t, vscodeOptions())
-	e.writeFile("src/app.go", appGo)
-	e.open("src/app.go", 1)
-	r := e.read("src/app.go")
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile("src/app.go", appGo)
+	e.Open("src/app.go", 1)
+	r := e.Read("src/app.go")
 	typed := "// Package app starts and stops.\n// It is small.\n"
-	e.typeAt("src/app.go", 0, 0, typed, false)
-	e.flush()
+	e.TypeAt("src/app.go", 0, 0, typed, false)
+	e.Flush()
 
-	res := e.edit("src/app.go", r.Tag, "PUT 8.=8:\n+\tclose(done) // stopped")
+	res := e.Edit("src/app.go", r.Tag, "PUT 8.=8:\n+\tclose(done) // stopped")
 	want := typed + strings.Replace(appGo, "\tclose(done)\n", "\tclose(done) // stopped\n", 1)
-	if got := e.bufferText("src/app.go"); got != want {
+	if got := e.BufferText("src/app.go"); got != want {
 		t.Fatalf("buffer = %q, want %q", got, want)
 	}
 	warnings := []hashline.Warning{
@@ -36,14 +37,14 @@ func TestRecoveryUserInsertsAbove(t *testing.T) {
 		{Kind: hashline.WarnRecovered, Message: "line remap: lines were added or removed above your anchors, so the edit landed lower in the file (by +2); use the line numbers of the new tag from here on"},
 	}
 	if res.Tag != tagOf(want) || res.Path != "src/app.go" || !reflect.DeepEqual(res.Warnings, warnings) {
-		t.Fatalf("result %s, want tag %s and warnings %+v", res.raw, tagOf(want), warnings)
+		t.Fatalf("result %s, want tag %s and warnings %+v", res.Raw, tagOf(want), warnings)
 	}
-	if n := len(e.appliesSeen()); n != 1 {
+	if n := len(e.Applies()); n != 1 {
 		t.Fatalf("applyEdit sent %d times, want 1", n)
 	}
 	// The returned tag names the buffer, with the new numbering.
-	e.edit("src/app.go", res.Tag, "PUT 10.=10:\n+\tclose(done)")
-	if got := e.bufferText("src/app.go"); got != typed+appGo {
+	e.Edit("src/app.go", res.Tag, "PUT 10.=10:\n+\tclose(done)")
+	if got := e.BufferText("src/app.go"); got != typed+appGo {
 		t.Fatalf("buffer after the second edit = %q", got)
 	}
 }
@@ -53,30 +54,30 @@ func TestRecoveryUserInsertsAbove(t *testing.T) {
 // changed one marked, and nothing reaches the editor; the lines shown are
 // enough for the retry.
 func TestRecoveryUserChangesTheAnchor(t *testing.T) {
-	e := newEditor(t, vscodeOptions())
-	e.writeFile("src/app.go", appGo)
-	e.open("src/app.go", 1)
-	r := e.read("src/app.go")
-	e.typeReplace("src/app.go", "\treturn nil\n", "\treturn errStart\n")
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile("src/app.go", appGo)
+	e.Open("src/app.go", 1)
+	r := e.Read("src/app.go")
+	e.Type("src/app.go", "\treturn nil\n", "\treturn errStart\n")
 	typed := strings.Replace(appGo, "\treturn nil\n", "\treturn errStart\n", 1)
 	live := tagOf(typed)
 
-	res := e.fail(commands.CmdEdit, map[string]any{"path": "src/app.go", "tag": r.Tag, "ops": "PUT 4.=4:\n+\treturn fmt.Errorf(\"start\")"}, hashline.CodeTagMismatch)
+	res := e.Fail(commands.CmdEdit, map[string]any{"path": "src/app.go", "tag": r.Tag, "ops": "PUT 4.=4:\n+\treturn fmt.Errorf(\"start\")"}, hashline.CodeTagMismatch)
 	msg := fmt.Sprintf("src/app.go changed since your read: tag %s no longer matches (the file's tag is %s now), and the edit could not be placed safely: line 4 (\"\\treturn nil\") changed or was removed since your read. The lines around your anchors as they are now are below (lines 2-6, rows marked >>> changed since your read) and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", r.Tag, live, live)
 	content := fmt.Sprintf("[src/app.go#%s]\n2:\n3:func Start() error {\n>>>4:\treturn errStart\n5:}\n6:\n", live)
 	d := res.Error.Details
 	if res.Error.Message != msg || d.LiveTag != live || d.Content != content || !reflect.DeepEqual(d.Lines, []int{4}) || !res.Error.Retriable {
-		t.Fatalf("error = %s\nwant message %q\nand content %q", res.raw, msg, content)
+		t.Fatalf("error = %s\nwant message %q\nand content %q", res.Raw, msg, content)
 	}
-	if got := e.bufferText("src/app.go"); got != typed {
+	if got := e.BufferText("src/app.go"); got != typed {
 		t.Fatalf("buffer = %q, want the user's text", got)
 	}
-	if n := len(e.appliesSeen()); n != 0 {
+	if n := len(e.Applies()); n != 0 {
 		t.Fatalf("a refused edit reached the editor %d times", n)
 	}
 
-	e.edit("src/app.go", d.LiveTag, "PUT 4.=4:\n+\treturn fmt.Errorf(\"start: %w\", errStart)")
-	if want := strings.Replace(typed, "\treturn errStart\n", "\treturn fmt.Errorf(\"start: %w\", errStart)\n", 1); e.bufferText("src/app.go") != want {
-		t.Fatalf("buffer after the retry = %q, want %q", e.bufferText("src/app.go"), want)
+	e.Edit("src/app.go", d.LiveTag, "PUT 4.=4:\n+\treturn fmt.Errorf(\"start: %w\", errStart)")
+	if want := strings.Replace(typed, "\treturn errStart\n", "\treturn fmt.Errorf(\"start: %w\", errStart)\n", 1); e.BufferText("src/app.go") != want {
+		t.Fatalf("buffer after the retry = %q, want %q", e.BufferText("src/app.go"), want)
 	}
 }

@@ -11,28 +11,9 @@ import (
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"hashline-ls/internal/testenv"
 )
-
-// corpusDir is where the shared corpus sits, relative to the repository root.
-var corpusDir = filepath.Join("..", "shared", "corpus", "react-edit")
-
-// repoRoot walks up from the package folder to the folder holding go.mod.
-func repoRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package folder")
-		}
-		dir = parent
-	}
-}
 
 // walkedOpener is a line that opens a multi-line construct, found by walking
 // the whole tree rather than by resolving the line.
@@ -210,13 +191,13 @@ func (a *corpusTally) add(b *corpusTally) {
 // still parses. Files run in parallel, which also puts one Resolver under
 // concurrent use.
 func TestCorpus(t *testing.T) {
-	dir := filepath.Join(repoRoot(t), corpusDir)
+	dir := testenv.Corpus(t, "react-edit")
 	files, err := filepath.Glob(filepath.Join(dir, "*", "input", "*"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Skipf("the shared corpus is not at %s (../shared/corpus/react-edit from the repository root); nothing to check", dir)
+		t.Fatalf("no task under %s holds an input file", dir)
 	}
 	r := New()
 	tallies := make([]*corpusTally, len(files))
