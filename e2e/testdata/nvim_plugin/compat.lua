@@ -9,7 +9,7 @@ local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
 local env, check, wait = T.env, T.check, T.wait
 
 local real_has = vim.fn.has
-local real_start = vim.lsp.start
+local real_lsp = { start = vim.lsp.start, config = vim.lsp.config, enable = vim.lsp.enable, is_enabled = vim.lsp.is_enabled }
 local function pretend(version)
   vim.fn.has = function(feature)
     local want = feature:match("^nvim%-(%d+%.%d+)")
@@ -143,7 +143,7 @@ T.run(function()
     end)
   end
   check(vim.deep_equal(enabled_roots, { vim.fn.getcwd() }), "0.11, enable() without setup(): root_dir names the workspace folder", enabled_roots)
-  vim.lsp.is_enabled = nil
+  vim.lsp.is_enabled = real_lsp.is_enabled
   vim.cmd("%bwipeout!")
 
   hl = fresh_plugin()
@@ -176,7 +176,7 @@ T.run(function()
   check(#calls == 1 and calls[1].opts.attach == false and calls[1].config.name == "hashline", "0.11: start() without a buffer uses attach = false", calls)
 
   vim.fn.has = real_has
-  vim.lsp.start, vim.lsp.config, vim.lsp.enable = real_start, nil, nil
+  vim.lsp.start, vim.lsp.config, vim.lsp.enable = real_lsp.start, real_lsp.config, real_lsp.enable
 
   -- A call made while the server starts waits for its answer to initialize:
   -- a server that exits first fails it at once, one that never answers
