@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,12 +35,32 @@ func TestNeovimPlugin(t *testing.T) {
 		"session.lua",  // the API, races with the user, unshown files, write, MV, REM, the commands, :checkhealth
 		"adapters.lua", // the codecompanion and avante tool adapters, and the help file's tags
 		"compat.lua",   // the start-up paths of Neovim 0.8-0.10 and 0.11, with their APIs stood in for
+		"enable.lua",   // vim.lsp.enable("hashline") without setup(), on Neovim 0.11 and later
 	} {
 		t.Run(strings.TrimSuffix(script, ".lua"), func(t *testing.T) {
+			if script == "enable.lua" {
+				if major, minor := nvimVersion(t, nvim); major == 0 && minor < 11 {
+					t.Skipf("vim.lsp.enable needs Neovim 0.11 or later; this is %d.%d", major, minor)
+				}
+			}
 			runPluginScript(t, nvim, bin, plugin, testdata, script)
 		})
 	}
 }
+
+// nvimVersion is the major and minor version of the Neovim at path.
+func nvimVersion(t *testing.T, nvim string) (major, minor int) {
+	out, err := exec.Command(nvim, "--version").Output()
+	m := nvimVersionRe.FindSubmatch(out)
+	if err != nil || m == nil {
+		t.Fatalf("%s --version: %v %q", nvim, err, out)
+	}
+	major, _ = strconv.Atoi(string(m[1]))
+	minor, _ = strconv.Atoi(string(m[2]))
+	return major, minor
+}
+
+var nvimVersionRe = regexp.MustCompile(`NVIM v(\d+)\.(\d+)`)
 
 func runPluginScript(t *testing.T, nvim, bin, plugin, testdata, script string) {
 	base := t.TempDir()

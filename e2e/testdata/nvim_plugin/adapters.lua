@@ -56,6 +56,11 @@ T.run(function()
     return bad ~= nil
   end)
   check(bad and bad.status == "error" and bad.data:match("^[A-Z_]+: "), "codecompanion: a failure is an error with its code", bad)
+  -- What they answer is the text the server rendered, as it came.
+  local rr, rf = hl.read_sync({ path = "greet.py" }), hl.read_sync({ path = "no-such-file.txt" })
+  check(rr and type(rr.text) == "string" and out.data == rr.text and hl.render(rr) == rr.text,
+    "codecompanion: the read tool answers with the result's text", { out = out, result = rr })
+  check(rf and rf.ok == false and bad.data == rf.text and rf.text:match("\nargument: path\n"), "codecompanion: a failure answers with its text", { bad = bad, result = rf })
   local sync = read_tool.cmds[1]({}, { path = "greet.py" }, nil, nil)
   check(sync and sync.status == "success" and sync.data == out.data, "codecompanion: without output_handler the result is returned", sync)
 
@@ -138,7 +143,7 @@ T.run(function()
     tags[l:match("^[^\t]+")] = true
   end
   vim.opt.runtimepath:append(env.tmp .. "/helpdoc")
-  for _, tag in ipairs({ "hashline.txt", "hashline", "hashline-setup", "hashline-install", "hashline-api", ":HashlineRead", ":HashlineEdit",
+  for _, tag in ipairs({ "hashline.txt", "hashline", "hashline-setup", "hashline-enable", "hashline-install", "hashline-api", ":HashlineRead", ":HashlineEdit",
     ":HashlineApply", ":HashlineInfo", "hashline-health", "hashline-codecompanion", "hashline-avante" }) do
     local found = pcall(vim.cmd, "help " .. tag)
     check(tags[tag] and found and vim.fn.expand("%:t") == "hashline.txt", "help tag " .. tag, tags[tag])

@@ -3,11 +3,13 @@
 -- the APIs those versions add stood in for. On "0.8" vim.lsp.start is a
 -- stand-in built on 0.7's start_client and buf_attach_client, so a real
 -- server answers; on "0.11" vim.lsp.config, vim.lsp.enable and vim.lsp.start
--- only record how they are called.
+-- only record how they are called. Last, in 0.7 itself, calls made while a
+-- server starts that never answers initialize.
 local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
 local env, check, wait = T.env, T.check, T.wait
 
 local real_has = vim.fn.has
+local real_lsp = { start = vim.lsp.start, config = vim.lsp.config, enable = vim.lsp.enable, is_enabled = vim.lsp.is_enabled }
 local function pretend(version)
   vim.fn.has = function(feature)
     local want = feature:match("^nvim%-(%d+%.%d+)")
@@ -22,8 +24,11 @@ local function pretend(version)
 end
 
 local function fresh_plugin()
-  package.loaded["hashline"] = nil
-  package.loaded["hashline.ui"] = nil
+  for name in pairs(package.loaded) do
+    if name == "hashline" or name:match("^hashline%.") then
+      package.loaded[name] = nil
+    end
+  end
   return require("hashline")
 end
 
@@ -108,6 +113,39 @@ T.run(function()
     table.insert(calls, { config = config, opts = opts or {} })
     return nil
   end
+
+  -- 0.11 without setup(): vim.lsp.config loads lsp/hashline.lua from the
+  -- runtimepath, and vim.lsp.enable("hashline") turns it on.
+  hl = fresh_plugin()
+  local files = vim.api.nvim_get_runtime_file("lsp/hashline.lua", true)
+  check(#files == 1, "lsp/hashline.lua is on the runtimepath", files)
+  local rtp = files[1] and loadfile(files[1])()
+  check(type(rtp) == "table" and vim.deep_equal(rtp.cmd, { "hashline-ls", "--stdio" }) and type(rtp.root_dir) == "function"
+    and type(rtp.handlers["workspace/applyEdit"]) == "function" and type(rtp.on_init) == "function" and type(rtp.on_exit) == "function"
+    and type(rtp.settings.hashline) == "table", "lsp/hashline.lua returns the client config", rtp)
+  -- As vim.lsp.config("hashline", { cmd = cmd }) over it would leave it.
+  configs.hashline = vim.tbl_extend("force", rtp or {}, { cmd = cmd })
+  vim.lsp.is_enabled = function(name)
+    return name == "hashline"
+  end
+  calls = {}
+  vim.cmd("edit notes.zzz")
+  local eb = vim.api.nvim_get_current_buf()
+  local started = false
+  for _, c in ipairs(calls) do
+    started = started or c.opts.bufnr == eb and c.config.root_dir == vim.fn.getcwd() and vim.deep_equal(c.config.cmd, cmd)
+  end
+  check(started, "0.11, enable() without setup(): a file with no filetype is attached, with vim.lsp.config's cmd", calls)
+  local enabled_roots = {}
+  if rtp then
+    rtp.root_dir(eb, function(dir)
+      table.insert(enabled_roots, dir)
+    end)
+  end
+  check(vim.deep_equal(enabled_roots, { vim.fn.getcwd() }), "0.11, enable() without setup(): root_dir names the workspace folder", enabled_roots)
+  vim.lsp.is_enabled = real_lsp.is_enabled
+  vim.cmd("%bwipeout!")
+
   hl = fresh_plugin()
   hl.setup({ cmd = cmd, settings = { landTimeoutMs = 1234 } })
   local reg = configs.hashline
@@ -138,4 +176,22 @@ T.run(function()
   check(#calls == 1 and calls[1].opts.attach == false and calls[1].config.name == "hashline", "0.11: start() without a buffer uses attach = false", calls)
 
   vim.fn.has = real_has
+  vim.lsp.start, vim.lsp.config, vim.lsp.enable = real_lsp.start, real_lsp.config, real_lsp.enable
+
+  -- A call made while the server starts waits for its answer to initialize:
+  -- a server that exits first fails it at once, one that never answers
+  -- fails it after timeout_ms.
+  vim.cmd("%bwipeout!")
+  hl = fresh_plugin()
+  hl.setup({ cmd = { "false" } })
+  local _, gone = hl.read_sync({ path = "greet.py" })
+  check(gone and gone.code == "NO_SERVER" and gone.message:find("exited", 1, true), "a server that exits fails the waiting call", gone)
+  hl = fresh_plugin()
+  hl.setup({ cmd = { "sleep", "30" }, timeout_ms = 300 })
+  local _, slow = hl.read_sync({ path = "greet.py" }, 5000)
+  check(slow and slow.code == "NO_SERVER" and slow.message:find("did not start within 300 ms", 1, true), "a server that never answers fails the waiting call after timeout_ms", slow)
+  local sleeper = hl.client()
+  if sleeper then
+    vim.lsp.stop_client(sleeper.id, true)
+  end
 end)

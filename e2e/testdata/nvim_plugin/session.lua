@@ -165,6 +165,7 @@ T.run(function()
   if rbuf then
     local shown = vim.api.nvim_buf_get_lines(rbuf, 0, -1, false)
     check(want and vim.deep_equal(shown, T.lines(want.content)), ":HashlineRead shows the numbered read", { shown = shown, want = want.content })
+    check(want and vim.deep_equal(shown, T.lines(want.text)), ":HashlineRead shows the result's text", { shown = shown, want = want.text })
     check(shown[1] == "[greet.py#" .. tostring(want and want.tag) .. "]", ":HashlineRead starts with the header", shown[1])
     check(vim.bo[rbuf].buftype == "nofile" and not vim.bo[rbuf].modifiable, "the read buffer is a scratch buffer", nil)
   end
@@ -215,6 +216,7 @@ T.run(function()
     check(bad and bad.ok == false and bad.error.code == "EDIT_PARSE_FAILED", ":HashlineApply reports a malformed op", bad)
     check(T.text(ebuf):find("# EDIT_PARSE_FAILED:", 1, true) and T.text(ebuf):find("\nPUT 1:\n+oops\n", 1, true),
       "the ops buffer shows the error and keeps the ops", T.text(ebuf))
+    check(T.text(ebuf):find("\n# retriable: false\n", 1, true), "the ops buffer shows the error's whole text", T.text(ebuf))
     check(T.text(buf) == text_before, "the malformed op wrote nothing", T.text(buf))
   end
 

@@ -1,6 +1,7 @@
 -- hashline: user commands and the autocommands that keep every file buffer
 -- attached to hashline-ls. Nothing starts until require("hashline").setup()
--- is called; see :help hashline.
+-- is called, or on Neovim 0.11+ vim.lsp.enable("hashline"); see :help
+-- hashline.
 if vim.g.loaded_hashline then
   return
 end

@@ -23,8 +23,15 @@ function M.check()
   h.start("hashline")
 
   h.ok(string.format("Neovim %d.%d.%d", v.major, v.minor, v.patch))
-  if not hl._state.setup then
-    h.warn('require("hashline").setup() was not called: nothing starts the server', { "Call it from your init.lua; see :help hashline-setup" })
+  local started = hl._state.setup
+  if not started and require("hashline.client").enabled() then
+    started = true
+    h.ok('started by vim.lsp.enable("hashline"), without setup()')
+  end
+  if not started then
+    h.warn('require("hashline").setup() was not called: nothing starts the server', {
+      "Call it from your init.lua, or on Neovim 0.11+ vim.lsp.enable(\"hashline\"); see :help hashline-setup",
+    })
   end
 
   local info = hl.info()
@@ -43,7 +50,7 @@ function M.check()
   end
 
   if info.status ~= "running" then
-    if hl._state.setup and hl.current_file_buffer() then
+    if started and hl.current_file_buffer() then
       h.error("server: " .. info.status, { "Look at :LspLog and the server's --log-file" })
     else
       h.warn("server: " .. info.status .. " (it starts with the first file buffer or API call)")

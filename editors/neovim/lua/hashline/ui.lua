@@ -95,15 +95,7 @@ function U.read(path, on_done)
     return
   end
   H.read({ path = path, session = H.config.ui_session }, function(res, err)
-    local lines
-    if res and res.ok then
-      lines = split_lines(res.content)
-      if type(res.notice) == "string" then
-        table.insert(lines, "note: " .. res.notice)
-      end
-    else
-      lines = split_lines(H.render(res, err))
-    end
+    local lines = split_lines(H.render(res, err))
     local buf = scratch("hashline://read/" .. relative(path), "nofile")
     set_lines(buf, lines, false)
     vim.bo[buf].filetype = "hashline"
@@ -166,7 +158,7 @@ function U.edit(path, on_done)
   end
   H.read({ path = path, session = H.config.ui_session }, function(res, err)
     if not (res and res.ok) then
-      notify(H.render(res, err), vim.log.levels.ERROR)
+      notify(split_lines(H.render(res, err))[1], vim.log.levels.ERROR)
       if on_done then
         on_done(nil, res, err)
       end
@@ -228,7 +220,10 @@ function U.apply(buf, on_done)
   end
   st.pending = true
   H.edit({ path = st.path, tag = st.tag, ops = table.concat(ops, "\n"), session = H.config.ui_session }, function(res, err)
-    local function finish(notes, keep_ops)
+    -- The outcome as the server rendered it, at the top of the buffer.
+    local notes = split_lines(H.render(res, err))
+    table.insert(notes, "")
+    local function finish(keep_ops)
       st.pending = false
       st.last = { result = res, err = err }
       if vim.api.nvim_buf_is_valid(buf) then
@@ -249,19 +244,14 @@ function U.apply(buf, on_done)
       if type(details.content) == "string" then
         st.content = details.content
       end
-      notify(string.format("%s: %s", tostring(e.code), tostring(e.message)), vim.log.levels.ERROR)
-      finish({ string.format("%s: %s", tostring(e.code), tostring(e.message)), "" }, ops)
+      notify(notes[1], vim.log.levels.ERROR)
+      finish(ops)
       return
     end
-    local notes = {}
-    for _, l in ipairs(split_lines(H.render(res))) do
-      table.insert(notes, l)
-    end
-    table.insert(notes, "")
     if res.removed then
       st.content = ""
       notify("removed " .. tostring(res.path))
-      finish(notes, nil)
+      finish(nil)
       return
     end
     notify("edit landed: " .. tostring(res.header))
@@ -281,7 +271,7 @@ function U.apply(buf, on_done)
       else
         st.tag = res.tag
       end
-      finish(notes, nil)
+      finish(nil)
     end)
   end)
 end
@@ -296,7 +286,7 @@ end
 function U.info()
   local i = H.info()
   local lines = {
-    "hashline-ls: " .. i.status .. (i.setup and "" or " (setup() was not called)"),
+    "hashline-ls: " .. i.status .. ((i.setup or i.enabled) and "" or " (setup() was not called)"),
     "  binary:            " .. tostring(i.binary or "not found: " .. tostring(i.cmd and i.cmd[1])) .. (i.binary_version and (" (" .. i.binary_version .. ")") or ""),
     "  client id:         " .. tostring(i.client_id or "-"),
     "  root:              " .. tostring(i.root),

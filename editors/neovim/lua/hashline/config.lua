@@ -1,0 +1,57 @@
+-- hashline.config: the options of setup(), their defaults, and how setup()
+-- merges what it is given. See :help hashline-setup.
+local M = {}
+
+M.defaults = {
+  -- The server command. hashline-ls serves LSP on stdio.
+  cmd = { "hashline-ls", "--stdio" },
+  -- The workspace folder: a path, or a function returning one. Default: the
+  -- current directory when the server starts.
+  root = nil,
+  -- The server's settings (extraRoots, landTimeoutMs), sent as
+  -- initializationOptions and workspace/didChangeConfiguration.
+  settings = {},
+  -- Client flags, e.g. { debounce_text_changes = 150 }. nil keeps Neovim's
+  -- defaults: the server is built to cope with them.
+  flags = nil,
+  -- Called as on_attach(client, bufnr) for every buffer the client attaches.
+  on_attach = nil,
+  -- The session of API calls that name none (the server's default is
+  -- "default"). Each session has its own reads, registers and repeat guard.
+  session = nil,
+  -- The session of :HashlineRead and :HashlineEdit, kept apart from an
+  -- assistant's so a person's reads never count as the assistant's.
+  ui_session = "nvim",
+  -- How long the _sync forms, and calls made while the server starts, wait,
+  -- in milliseconds.
+  timeout_ms = 10000,
+  -- Start the server and attach file buffers as they are read.
+  autostart = true,
+}
+
+-- The options in force. setup() refills this table rather than replacing
+-- it, so require("hashline").config stays the table the plugin reads.
+M.values = vim.deepcopy(M.defaults)
+
+--- Merges opts over the defaults into M.values, and returns it.
+function M.apply(opts)
+  opts = opts or {}
+  local cfg = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts)
+  -- Lists replace, never merge index by index.
+  if opts.cmd then
+    cfg.cmd = type(opts.cmd) == "string" and { opts.cmd, "--stdio" } or vim.deepcopy(opts.cmd)
+  end
+  -- Neither executable() nor the process spawn expands a leading ~.
+  if type(cfg.cmd[1]) == "string" and cfg.cmd[1]:sub(1, 1) == "~" then
+    cfg.cmd[1] = vim.fn.expand(cfg.cmd[1])
+  end
+  for k in pairs(M.values) do
+    M.values[k] = nil
+  end
+  for k, v in pairs(cfg) do
+    M.values[k] = v
+  end
+  return M.values
+end
+
+return M
