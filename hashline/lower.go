@@ -24,7 +24,7 @@ type ir struct {
 	kind irKind
 	op   int    // index into the call's ops
 	gap  int    // irInsert, gap irPaste: insert after this line (0 = head)
-	lo   int    // irDelete line; irCut and span irPaste first line; irBlock anchor
+	lo   int    // irDelete line; irCut and span irPaste first line
 	hi   int    // irCut and span irPaste last line
 	text string // irInsert
 	reg  string
@@ -421,20 +421,19 @@ func apply(t *Text, edits []ir) []Hunk {
 		pos  int // 0-based line index the event sits before (insert) or on (delete)
 		del  bool
 		rank int // at one pos: gap inserts, then a replacement's rows, then deletes
-		seq  int
 		text string
 	}
 	events := make([]event, 0, len(edits))
-	for i, e := range edits {
+	for _, e := range edits {
 		switch e.kind {
 		case irInsert:
 			rank := 0
 			if e.span {
 				rank = 1
 			}
-			events = append(events, event{pos: e.gap, rank: rank, seq: i, text: e.text})
+			events = append(events, event{pos: e.gap, rank: rank, text: e.text})
 		case irDelete:
-			events = append(events, event{pos: e.lo - 1, del: true, rank: 2, seq: i})
+			events = append(events, event{pos: e.lo - 1, del: true, rank: 2})
 		}
 	}
 	// A gap before line N lies before a replacement of N.=M whatever order

@@ -42,9 +42,9 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lang := Language(path)
+				lang := langName(path)
 				if lang != filepath.Base(dir) {
-					t.Fatalf("Language(%q) = %q, want the folder's name %q", path, lang, filepath.Base(dir))
+					t.Fatalf("lookup(%q) is %q, want the folder's name %q", path, lang, filepath.Base(dir))
 				}
 				seen[lang] = true
 				got := render(r, path, string(raw))
@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 func render(r *Resolver, path, text string) string {
 	var b strings.Builder
 	clean, _ := r.Parses(path, text)
-	fmt.Fprintf(&b, "# %s (%s), parses cleanly: %v\n", filepath.Base(path), Language(path), clean)
+	fmt.Fprintf(&b, "# %s (%s), parses cleanly: %v\n", filepath.Base(path), langName(path), clean)
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if text == "" {
 		lines = nil

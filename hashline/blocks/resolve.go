@@ -314,14 +314,17 @@ func (p *parsed) tail(from, line int) (rest string, ok bool) {
 	return strings.TrimSpace(string(p.src[pos:lineEnd])), false
 }
 
+// clip shortens s to at most n characters for messages. It counts what the
+// core's clip counts, so every quote in a message is cut the same way.
 func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+	chars := 0
+	for i := range s {
+		if chars == n {
+			return s[:i] + "…"
+		}
+		chars++
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
+	return s
 }
 
 // enclosing is the deepest construct on chain that opens on an earlier line

@@ -250,10 +250,18 @@ func TestLanguage(t *testing.T) {
 		"a.rb": "ruby", "Rakefile": "ruby", "Gemfile": "ruby", "a.lua": "lua", "A.PY": "python", `dir\win.rs`: "rust",
 		"Dockerfile": "", "a.txt": "", "noext": "", "a.json5": "",
 	} {
-		if got := Language(path); got != want {
-			t.Errorf("Language(%q) = %q, want %q", path, got, want)
+		if got := langName(path); got != want {
+			t.Errorf("lookup(%q) is %q, want %q", path, got, want)
 		}
 	}
+}
+
+// langName is the name of path's language row, "" when there is none.
+func langName(path string) string {
+	if l := lookup(path); l != nil {
+		return l.name
+	}
+	return ""
 }
 
 func TestUnsupported(t *testing.T) {
@@ -456,6 +464,26 @@ func TestDocCommentEdges(t *testing.T) {
 		if c.want.want == "" && (!ok || start != c.want.start || end != c.want.end) ||
 			c.want.want != "" && (ok || !strings.Contains(reason, c.want.want)) {
 			t.Errorf("%s line %d (%s): got %s, want %s", c.path, c.line, c.why, got, c.want)
+		}
+	}
+}
+
+// clip counts characters, as the core's clip does, so a quote of text
+// beyond ASCII keeps as many characters as a quote of ASCII.
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"(err) => {", 40, "(err) => {"},
+		{"abcdef", 3, "abc…"},
+		{"abc", 3, "abc"},
+		{"größe", 3, "grö…"},
+		{"日本語のコメント", 3, "日本語…"},
+	} {
+		if got := clip(c.in, c.n); got != c.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
 }
