@@ -82,11 +82,11 @@ func render(r *Resolver, path, text string) string {
 		lines = nil
 	}
 	result := func(n int) string {
-		start, end, ok, reason := r.ResolveBlock(path, text, n)
-		if ok {
-			return fmt.Sprintf("=> %d-%d", start, end)
+		block, err := r.ResolveBlock(path, text, n)
+		if err != nil {
+			return "x  " + err.Error()
 		}
-		return "x  " + reason
+		return fmt.Sprintf("=> %d-%d", block.Start, block.End)
 	}
 	for i, l := range lines {
 		fmt.Fprintf(&b, "%4d | %s\n     %s\n", i+1, l, result(i+1))
