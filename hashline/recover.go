@@ -194,14 +194,22 @@ type recovery struct {
 	why    string       // set when declined: what the model should know
 }
 
+// drift is branch C's outcome: a plan, or a decline. why says what the
+// model should know of it, and lines, when a diff ran, maps the first
+// snapshot onto the live text, so the refusal can mark the rows that changed.
+type drift struct {
+	plan  *Plan
+	why   string
+	lines *lineMap
+}
+
 // recoverDrift is branch C (§10): it proves that every anchor still maps to
 // one unchanged region of the live text, all by one offset, and replays the
 // ops there. It never edits the snapshot and writes that. When the tag names
 // several texts (a collision), all of them are tried and any disagreement
-// declines. A decline returns its reason, for the refusal's message. Once
-// the anchors are proven, the tag is not what is wrong, so a register
-// failure of the clipboard pre-pass is returned as itself (§8.3).
-func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, string, *lineMap, error) {
+// declines. Once the anchors are proven, the tag is not what is wrong, so a
+// register failure of the clipboard pre-pass is returned as itself (§8.3).
+func (g *gate) recoverDrift(versions []*Snapshot) (drift, error) {
 	var (
 		plan   *Plan
 		first  *recovery
@@ -223,19 +231,19 @@ func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, string, *lineMap, erro
 			continue
 		}
 		if plan != nil && plan.New.Raw() != p.New.Raw() {
-			return nil, "the tag names two texts this session read, and the edit lands differently on each", nil, nil
+			return drift{why: "the tag names two texts this session read, and the edit lands differently on each"}, nil
 		}
 		if plan == nil {
 			plan = p
 		}
 	}
 	if plan != nil {
-		return plan, "", nil, nil
+		return drift{plan: plan}, nil
 	}
 	if opsErr != nil {
-		return nil, "", nil, opsErr
+		return drift{}, opsErr
 	}
-	return nil, why, first.lines, nil
+	return drift{why: why, lines: first.lines}, nil
 }
 
 // recoverFrom attempts recovery from one snapshot. A nil plan with a
