@@ -434,12 +434,12 @@ type fakeBlocks struct {
 	path, text string
 }
 
-func (b *fakeBlocks) ResolveBlock(path, text string, line int) (int, int, bool, string) {
+func (b *fakeBlocks) ResolveBlock(path, text string, line int) (hashline.Span, error) {
 	b.path, b.text = path, text
 	if s, ok := b.spans[line]; ok {
-		return s[0], s[1], true, ""
+		return hashline.Span{Start: s[0], End: s[1]}, nil
 	}
-	return 0, 0, false, fmt.Sprintf("line %d opens no block", line)
+	return hashline.Span{}, fmt.Errorf("line %d opens no block", line)
 }
 
 func TestBlockLocators(t *testing.T) {

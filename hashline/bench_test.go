@@ -4,9 +4,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 // The benchmarks are read as ratios to BenchmarkBaseline, measured in the
@@ -179,5 +182,58 @@ func TestBenchTextShape(t *testing.T) {
 	}
 	if avg := len(raw) / benchLines; avg < 35 || avg > 45 {
 		t.Fatalf("%d bytes per line on average, want about 40", avg)
+	}
+}
+
+// scattered is the benchmark file with k lines inserted, deleted or
+// rewritten at random places.
+func scattered(k int) string {
+	lines := strings.SplitAfter(benchText(), "\n")
+	lines = lines[:len(lines)-1]
+	r := rand.New(rand.NewPCG(5, 6))
+	for e := 0; e < k; e++ {
+		i := r.IntN(len(lines))
+		switch r.IntN(3) {
+		case 0:
+			lines = slices.Insert(lines, i, fmt.Sprintf("\tinserted(%d)\n", e))
+		case 1:
+			lines = slices.Delete(lines, i, i+1)
+		default:
+			lines[i] = fmt.Sprintf("\trewritten(%d)\n", e)
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+var sinkDiff string
+
+// BenchmarkLineDiff compares the two line diffs on the benchmark file:
+// this package's (go-diff, exact) and go-udiff's (a bounded search), for
+// one changed line, as an edit's displayed diff usually is, and for 100
+// scattered changes, as drift recovery meets them. Each reports the lines
+// it marks as removed or added: the fewer, the closer to the change.
+func BenchmarkLineDiff(b *testing.B) {
+	old := benchText()
+	for _, k := range []int{1, 100} {
+		new := scattered(k)
+		for _, engine := range []struct {
+			name    string
+			unified func(a, b, old, new string) string
+		}{{"go-diff", Unified}, {"go-udiff", udiff.Unified}} {
+			b.Run(fmt.Sprintf("%s/%d", engine.name, k), func(b *testing.B) {
+				changed := 0
+				for _, l := range strings.Split(engine.unified("a", "b", old, new), "\n") {
+					if strings.HasPrefix(l, "-") != strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
+						changed++
+					}
+				}
+				b.SetBytes(int64(len(old)))
+				b.ReportAllocs()
+				for b.Loop() {
+					sinkDiff = engine.unified("a", "b", old, new)
+				}
+				b.ReportMetric(float64(changed), "changed-lines")
+			})
+		}
 	}
 }

@@ -107,70 +107,49 @@ type gate struct {
 }
 
 func (g *gate) run() (*Plan, error) {
-	live := g.live
+	versions := g.s.store.Lookup(g.req.Path, g.tag)
 	// A tag this session never recorded for the path proves nothing about
 	// what it was shown: a session must read before it edits (§13.5), and a
 	// tag handed over from elsewhere does not count. Only a tag the store's
 	// bounds pushed out degrades to a version check (§4.1).
-	if !g.req.VersionOnly && len(g.s.store.Lookup(g.req.Path, g.tag)) == 0 && !g.s.store.AgedOut(g.req.Path, g.tag) {
-		if err := g.sequence(); err != nil {
-			return nil, err
-		}
+	if len(versions) == 0 && !g.req.VersionOnly && !g.s.store.AgedOut(g.req.Path, g.tag) {
 		return nil, g.unknown()
 	}
-	if live.Tag() == g.tag {
-		versions := g.s.store.Lookup(g.req.Path, g.tag)
+	collision := false
+	if g.live.Tag() == g.tag {
 		var snap *Snapshot
 		for _, v := range versions {
-			if v.Digest == live.Digest() {
+			if v.Digest == g.live.Digest() {
 				snap = v
 				break
 			}
 		}
-		// A tag match authorizes nothing when the session read a different
-		// text under this tag: the match is a 16-bit collision.
 		if len(versions) == 0 || snap != nil {
 			return g.build(g.live, snap)
 		}
-		// The live text is not what the tag named when it was read: treat
-		// it as drift, which branch B or C may still place safely.
-		if g.positionStable() {
-			return g.stable()
-		}
-		p, why, lines, err := g.recoverDrift(versions)
-		if p != nil || err != nil {
-			return p, err
-		}
-		if err := g.sequence(); err != nil {
-			return nil, err
-		}
-		return nil, g.reject(why, lines, true)
+		// A tag match authorizes nothing when the session read a different
+		// text under this tag: the match is a 16-bit collision, and the
+		// live text is drift, which branch B or C may still place safely.
+		collision = true
 	}
 	if g.positionStable() {
 		return g.stable()
 	}
-	versions := g.s.store.Lookup(g.req.Path, g.tag)
 	if len(versions) == 0 {
-		if err := g.sequence(); err != nil {
-			return nil, err
-		}
 		return nil, g.unknown()
 	}
-	p, why, lines, err := g.recoverDrift(versions)
-	if p != nil || err != nil {
-		return p, err
+	d, err := g.recoverDrift(versions)
+	if d.plan != nil || err != nil {
+		return d.plan, err
 	}
-	if err := g.sequence(); err != nil {
-		return nil, err
-	}
-	return nil, g.reject(why, lines, false)
+	return nil, g.reject(d, collision)
 }
 
 // sequence is checked before a tag failure is reported: a paste before
 // any capture, or of an ambiguous anonymous register, is not what a fresh
-// read would fix, and §8.3 forbids reporting it as a tag mismatch. It runs
-// before the refusal records the rows it shows, so a call refused for its
-// ops records nothing.
+// read would fix, and §8.3 forbids reporting it as a tag mismatch. Each
+// refusal runs it before it records the rows it shows, so a call refused
+// for its ops records nothing.
 func (g *gate) sequence() error { return checkSequence(g.patch.Ops, g.s.regs.has) }
 
 // stable is branch B: every op sits at the head or the end of the file,
@@ -367,20 +346,23 @@ func markChanged(content string, rows []int, lines *lineMap) string {
 	return b.String()
 }
 
-// reject is branch D: why says what recovery found, when it ran; collision
-// says the tag matched but named another text.
-func (g *gate) reject(why string, lines *lineMap, collision bool) *Error {
-	content, rows := g.around(lines)
+// reject is branch D, after branch C declined as d says; collision says
+// the tag matched but named another text.
+func (g *gate) reject(d drift, collision bool) error {
+	if err := g.sequence(); err != nil {
+		return err
+	}
+	content, rows := g.around(d.lines)
 	live := g.live.Tag()
 	msg := fmt.Sprintf("%s changed since your read: tag %s no longer matches (the file's tag is %s now)", g.req.Display, g.tag, live)
 	if collision {
 		msg = fmt.Sprintf("%s changed since your read: its tag is still %s, but the text is not the text you read under that tag", g.req.Display, g.tag)
 	}
-	if why != "" {
-		msg += ", and the edit could not be placed safely: " + why
+	if d.why != "" {
+		msg += ", and the edit could not be placed safely: " + d.why
 	}
 	marked := ""
-	if lines != nil {
+	if d.lines != nil {
 		marked = ", rows marked >>> changed since your read"
 	}
 	return &Error{Code: CodeTagMismatch, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},
@@ -389,7 +371,10 @@ func (g *gate) reject(why string, lines *lineMap, collision bool) *Error {
 }
 
 // unknown is the stale-tag failure when the session never recorded the tag.
-func (g *gate) unknown() *Error {
+func (g *gate) unknown() error {
+	if err := g.sequence(); err != nil {
+		return err
+	}
 	content, rows := g.around(nil)
 	live := g.live.Tag()
 	return &Error{Code: CodeTagUnknown, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},

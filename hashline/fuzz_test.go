@@ -93,19 +93,19 @@ func FuzzParse(f *testing.F) {
 // block that ends where its braces balance.
 type braceBlocks struct{}
 
-func (braceBlocks) ResolveBlock(_ string, text string, line int) (int, int, bool, string) {
+func (braceBlocks) ResolveBlock(_ string, text string, line int) (Span, error) {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if line < 1 || line > len(lines) || !strings.HasSuffix(strings.TrimRight(lines[line-1], " \t"), "{") {
-		return 0, 0, false, "the line opens no block"
+		return Span{}, errors.New("the line opens no block")
 	}
 	depth := 0
 	for k := line - 1; k < len(lines); k++ {
 		depth += strings.Count(lines[k], "{") - strings.Count(lines[k], "}")
 		if depth <= 0 && k > line-1 {
-			return line, k + 1, true, ""
+			return Span{Start: line, End: k + 1}, nil
 		}
 	}
-	return 0, 0, false, "the block never closes"
+	return Span{}, errors.New("the block never closes")
 }
 
 // modelOps turns parsed ops into the model's, resolving blocks with the
@@ -142,13 +142,13 @@ func modelOps(ops []Op, raw string) (out []mop, ok bool) {
 		case LocEnd:
 			m.loc = mloc{'$', 0, 0}
 		case LocBlock, LocAfterBlock:
-			start, end, found, _ := braceBlocks{}.ResolveBlock("", norm.String(), o.Loc.N)
-			if !found || o.Loc.N > n {
+			block, err := braceBlocks{}.ResolveBlock("", norm.String(), o.Loc.N)
+			if err != nil || o.Loc.N > n {
 				return nil, false
 			}
-			m.loc = mloc{'r', start, end}
+			m.loc = mloc{'r', block.Start, block.End}
 			if o.Loc.Kind == LocAfterBlock {
-				m.loc = mloc{'>', end, 0}
+				m.loc = mloc{'>', block.End, 0}
 			}
 		}
 		out = append(out, m)

@@ -76,97 +76,111 @@ func ParsePatch(src string) ([]PatchSection, []Problem) {
 	if len(src) > MaxOpsBytes {
 		return nil, []Problem{{Code: CodeInvalidArgument, Message: fmt.Sprintf("the patch is %d bytes, over the %d-byte limit: split it into several patches", len(src), MaxOpsBytes)}}
 	}
-	var (
-		secs     []PatchSection
-		problems []Problem
-		cur      *PatchOp
-		// discard takes the payload rows of an op line that was refused,
-		// so they do not each count as a second problem.
-		discard = &PatchOp{Kind: '='}
-	)
-	flagged := map[int]bool{} // sections with a problem of their own
-	bad := func(line int, format string, args ...any) {
-		path := ""
-		if len(secs) > 0 {
-			path = secs[len(secs)-1].Path
-			flagged[len(secs)-1] = true
-		}
-		problems = append(problems, Problem{Path: path, Line: line, Code: CodeParseFailed, Message: fmt.Sprintf("patch line %d: ", line) + fmt.Sprintf(format, args...)})
-	}
-	ops := 0
+	p := &patchParser{flagged: map[int]bool{}, discard: PatchOp{Kind: '='}}
 	for i, l := range splitLines(src) {
-		n := i + 1
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			p := strings.TrimSpace(strings.TrimPrefix(l, "@@"))
-			if p == "" {
-				bad(n, "the section header names no file: write @@ path/to/file")
+		p.line(i+1, l)
+	}
+	p.finish()
+	return p.secs, p.problems
+}
+
+// patchParser is the state of one ParsePatch.
+type patchParser struct {
+	secs     []PatchSection
+	problems []Problem
+	cur      *PatchOp // the op that payload rows join
+	// discard takes the payload rows of an op line that was refused,
+	// so they do not each count as a second problem.
+	discard PatchOp
+	flagged map[int]bool // sections with a problem of their own
+	ops     int
+}
+
+func (p *patchParser) bad(line int, format string, args ...any) {
+	path := ""
+	if len(p.secs) > 0 {
+		path = p.secs[len(p.secs)-1].Path
+		p.flagged[len(p.secs)-1] = true
+	}
+	p.problems = append(p.problems, Problem{Path: path, Line: line, Code: CodeParseFailed, Message: fmt.Sprintf("patch line %d: ", line) + fmt.Sprintf(format, args...)})
+}
+
+// line reads line n of the patch, l.
+func (p *patchParser) line(n int, l string) {
+	switch {
+	case strings.HasPrefix(l, "@@"):
+		path := strings.TrimSpace(strings.TrimPrefix(l, "@@"))
+		if path == "" {
+			p.bad(n, "the section header names no file: write @@ path/to/file")
+		}
+		p.secs = append(p.secs, PatchSection{Path: path, Line: n})
+		p.cur = nil
+	case strings.HasPrefix(l, "~"):
+		if p.cur == nil || p.cur.Kind == '-' {
+			what := "a ~ payload row follows no op"
+			if p.cur != nil {
+				what = "a - op deletes and takes no ~ payload"
 			}
-			secs = append(secs, PatchSection{Path: p, Line: n})
-			cur = nil
-		case strings.HasPrefix(l, "~"):
-			if cur == nil || cur.Kind == '-' {
-				what := "a ~ payload row follows no op"
-				if cur != nil {
-					what = "a - op deletes and takes no ~ payload"
-				}
-				bad(n, "%s: put payload rows under a +, < or = op", what)
-				continue
-			}
-			cur.Payload = append(cur.Payload, l[1:])
-		case strings.TrimSpace(l) == "":
-			// Blank lines between ops are for people; a blank payload row
-			// is written "~".
-		case l[0] == ' ' || l[0] == '\t':
-			bad(n, "markers start in column 1: remove the leading whitespace; a payload line that starts with blanks is written ~ followed by it")
-			if cur == nil {
-				cur = discard
-			}
-		case strings.IndexByte("+<-=", l[0]) >= 0:
-			if len(secs) == 0 {
-				bad(n, "an op comes before any @@ PATH header: start the section with @@ path/to/file")
-				cur = discard
-				continue
-			}
-			op, msg := parsePatchOp(l)
-			if msg != "" {
-				bad(n, "%s", msg)
-				cur = discard
-				continue
-			}
-			op.Line = n
-			ops++
-			sec := &secs[len(secs)-1]
-			sec.Ops = append(sec.Ops, op)
-			cur = &sec.Ops[len(sec.Ops)-1]
-		default:
-			bad(n, "%q is not a marker: ops start with +, <, - or = in column 1, and a literal line is written ~ followed by it", clip(l, 40))
-			if cur == nil {
-				cur = discard
-			}
+			p.bad(n, "%s: put payload rows under a +, < or = op", what)
+			return
+		}
+		p.cur.Payload = append(p.cur.Payload, l[1:])
+	case strings.TrimSpace(l) == "":
+		// Blank lines between ops are for people; a blank payload row
+		// is written "~".
+	case l[0] == ' ' || l[0] == '\t':
+		p.bad(n, "markers start in column 1: remove the leading whitespace; a payload line that starts with blanks is written ~ followed by it")
+		if p.cur == nil {
+			p.cur = &p.discard
+		}
+	case strings.IndexByte("+<-=", l[0]) >= 0:
+		if len(p.secs) == 0 {
+			p.bad(n, "an op comes before any @@ PATH header: start the section with @@ path/to/file")
+			p.cur = &p.discard
+			return
+		}
+		op, msg := parsePatchOp(l)
+		if msg != "" {
+			p.bad(n, "%s", msg)
+			p.cur = &p.discard
+			return
+		}
+		op.Line = n
+		p.ops++
+		sec := &p.secs[len(p.secs)-1]
+		sec.Ops = append(sec.Ops, op)
+		p.cur = &sec.Ops[len(sec.Ops)-1]
+	default:
+		p.bad(n, "%q is not a marker: ops start with +, <, - or = in column 1, and a literal line is written ~ followed by it", clip(l, 40))
+		if p.cur == nil {
+			p.cur = &p.discard
 		}
 	}
-	if len(secs) == 0 && len(problems) == 0 {
-		problems = append(problems, Problem{Code: CodeParseFailed, Message: "the patch holds no section: start with @@ path/to/file, then ops such as = 3:ab..4:cd with ~ payload rows"})
+}
+
+// finish checks what only the whole patch shows: sections, ops and
+// payloads that are missing, and the op count.
+func (p *patchParser) finish() {
+	if len(p.secs) == 0 && len(p.problems) == 0 {
+		p.problems = append(p.problems, Problem{Code: CodeParseFailed, Message: "the patch holds no section: start with @@ path/to/file, then ops such as = 3:ab..4:cd with ~ payload rows"})
 	}
-	if ops > MaxOpsPerCall {
-		problems = append(problems, Problem{Code: CodeInvalidArgument, Message: fmt.Sprintf("the patch holds %d ops, over the limit of %d: split it into several patches", ops, MaxOpsPerCall)})
+	if p.ops > MaxOpsPerCall {
+		p.problems = append(p.problems, Problem{Code: CodeInvalidArgument, Message: fmt.Sprintf("the patch holds %d ops, over the limit of %d: split it into several patches", p.ops, MaxOpsPerCall)})
 	}
-	for i, sec := range secs {
+	for i, sec := range p.secs {
 		// A section whose ops were all refused is reported through them;
 		// one that never had any is a problem of its own, not a no-op.
-		if len(sec.Ops) == 0 && !flagged[i] {
-			problems = append(problems, Problem{Path: sec.Path, Line: sec.Line, Code: CodeParseFailed,
+		if len(sec.Ops) == 0 && !p.flagged[i] {
+			p.problems = append(p.problems, Problem{Path: sec.Path, Line: sec.Line, Code: CodeParseFailed,
 				Message: fmt.Sprintf("patch line %d: the section @@ %s holds no op: put ops such as = 3:ab..4:cd with ~ payload rows under it, or remove the header", sec.Line, sec.Path)})
 		}
 		for _, op := range sec.Ops {
 			if op.Kind != '-' && len(op.Payload) == 0 {
-				problems = append(problems, Problem{Path: sec.Path, Line: op.Line, Code: CodeParseFailed,
+				p.problems = append(p.problems, Problem{Path: sec.Path, Line: op.Line, Code: CodeParseFailed,
 					Message: fmt.Sprintf("patch line %d: the %c op has no ~ payload rows: add the lines to write, one ~text per line (to delete, use -)", op.Line, op.Kind)})
 			}
 		}
 	}
-	return secs, problems
 }
 
 func parsePatchOp(l string) (PatchOp, string) {
@@ -220,101 +234,124 @@ func parseLineAnchor(s string) (LineAnchor, string) {
 // returns all problems; with any, the plan is nil. The caller has checked
 // that the session read the file.
 func PlanPatch(path, display string, ops []PatchOp, live *Text) (*Plan, []Problem) {
-	var problems []Problem
-	bad := func(line int, code Code, format string, args ...any) {
-		problems = append(problems, Problem{Path: display, Line: line, Code: code, Message: fmt.Sprintf("%s, patch line %d: ", display, line) + fmt.Sprintf(format, args...)})
-	}
-	n := live.Len()
-	check := func(op PatchOp, a *LineAnchor) bool {
-		if a.Line > n {
-			bad(op.Line, CodeRangeInvalid, "anchor %s is past the end of the file (%s): re-read the end of %s and resend", a, lineCount(n), display)
-			return false
-		}
-		if got := LineHash(live.Line(a.Line)); got != a.Hash {
-			bad(op.Line, CodeTagMismatch, "anchor %s is stale: line %d is now %s|%s; re-read around line %d and resend", a, a.Line, got, clip(live.Line(a.Line), 60), a.Line)
-			return false
-		}
-		return true
-	}
-	type span struct{ lo, hi, line int }
-	var ranges []span
-	var gaps []span
-	var edits []ir
+	pl := &patchPlanner{display: display, live: live}
 	for i, op := range ops {
-		ok := true
-		if op.From != nil {
-			ok = check(op, op.From) && ok
-			if *op.To != *op.From {
-				ok = check(op, op.To) && ok
-			}
-		}
-		if !ok {
-			continue
-		}
-		switch op.Kind {
-		case '+', '<':
-			gap := 0
-			switch {
-			case op.From == nil && op.Kind == '+':
-				gap = n
-			case op.From != nil && op.Kind == '+':
-				gap = op.From.Line
-			case op.From != nil:
-				gap = op.From.Line - 1
-			}
-			gaps = append(gaps, span{gap, gap, op.Line})
-			for _, row := range op.Payload {
-				edits = append(edits, ir{kind: irInsert, op: i, gap: gap, text: row})
-			}
-		case '-', '=':
-			lo, hi := op.From.Line, op.To.Line
-			for l := lo; l <= hi; l++ {
-				if !showable(live.Line(l)) {
-					bad(op.Line, CodeLinesUnseen, "line %d is too long or not UTF-8, so read could only show it clipped: it cannot be replaced by line; rewrite the file with hashline_write", l)
-					ok = false
-				}
-			}
-			if !ok {
-				continue
-			}
-			ranges = append(ranges, span{lo, hi, op.Line})
-			for _, row := range op.Payload {
-				edits = append(edits, ir{kind: irInsert, op: i, gap: lo - 1, text: row, span: true})
-			}
-			for l := lo; l <= hi; l++ {
-				edits = append(edits, ir{kind: irDelete, op: i, lo: l})
-			}
-		}
+		pl.lower(i, op)
 	}
-	sort.Slice(ranges, func(a, b int) bool { return ranges[a].lo < ranges[b].lo })
-	for k := 1; k < len(ranges); k++ {
-		if ranges[k].lo <= ranges[k-1].hi {
-			bad(ranges[k].line, CodeRangeInvalid, "this range overlaps the one at patch line %d (lines %d-%d and %d-%d): split or merge them so no line is in two ops", ranges[k-1].line, ranges[k-1].lo, ranges[k-1].hi, ranges[k].lo, ranges[k].hi)
-		}
+	pl.checkOverlaps()
+	if len(pl.edits) > MaxIRLines {
+		pl.problems = append(pl.problems, Problem{Path: display, Code: CodeAmplificationLimit, Message: amplification().Message})
 	}
-	for _, g := range gaps {
-		for _, r := range ranges {
-			// A gap strictly inside a range would insert into text that
-			// the range removes.
-			if g.lo >= r.lo && g.lo < r.hi {
-				bad(g.line, CodeRangeInvalid, "this insert falls inside the range of patch line %d (lines %d-%d): move it before or after the range, or put its lines in the range's payload", r.line, r.lo, r.hi)
-			}
-		}
-	}
-	if len(edits) > MaxIRLines {
-		problems = append(problems, Problem{Path: display, Code: CodeAmplificationLimit, Message: amplification().Message})
-	}
-	if len(problems) > 0 {
-		return nil, problems
+	if len(pl.problems) > 0 {
+		return nil, pl.problems
 	}
 	p := &Plan{Path: path, Old: live, Summary: fmt.Sprintf("patch: %d op(s)", len(ops))}
-	p.Hunks = apply(live, edits)
+	p.Hunks = apply(live, pl.edits)
 	p.Edits = live.Edits(p.Hunks)
 	p.New = NewText(ApplyEdits(live.Raw(), p.Edits))
 	if len(p.Hunks) == 0 || p.New.Raw() == live.Raw() {
 		return nil, []Problem{{Path: display, Code: CodeNoChange, Message: fmt.Sprintf("%s: the ops leave the file exactly as it is: if a change was intended, compare the ~ rows with the lines as read", display)}}
 	}
 	return p, nil
+}
+
+// patchPlanner is the state of one PlanPatch.
+type patchPlanner struct {
+	display  string
+	live     *Text
+	problems []Problem
+	// ranges and gaps are the lines the ops replace and the gaps they
+	// insert at, each with the op's line in the patch.
+	ranges, gaps []patchSpan
+	edits        []ir
+}
+
+type patchSpan struct{ lo, hi, line int }
+
+func (pl *patchPlanner) bad(line int, code Code, format string, args ...any) {
+	pl.problems = append(pl.problems, Problem{Path: pl.display, Line: line, Code: code, Message: fmt.Sprintf("%s, patch line %d: ", pl.display, line) + fmt.Sprintf(format, args...)})
+}
+
+// holds reports whether anchor a of op still names its line.
+func (pl *patchPlanner) holds(op PatchOp, a *LineAnchor) bool {
+	n := pl.live.Len()
+	if a.Line > n {
+		pl.bad(op.Line, CodeRangeInvalid, "anchor %s is past the end of the file (%s): re-read the end of %s and resend", a, lineCount(n), pl.display)
+		return false
+	}
+	if got := LineHash(pl.live.Line(a.Line)); got != a.Hash {
+		pl.bad(op.Line, CodeTagMismatch, "anchor %s is stale: line %d is now %s|%s; re-read around line %d and resend", a, a.Line, got, clip(pl.live.Line(a.Line), 60), a.Line)
+		return false
+	}
+	return true
+}
+
+// lower checks op, the i-th, and turns it into inserts and deletes.
+func (pl *patchPlanner) lower(i int, op PatchOp) {
+	if op.From != nil {
+		ok := pl.holds(op, op.From)
+		if *op.To != *op.From {
+			ok = pl.holds(op, op.To) && ok
+		}
+		if !ok {
+			return
+		}
+	}
+	switch op.Kind {
+	case '+', '<':
+		gap := 0
+		switch {
+		case op.From == nil && op.Kind == '+':
+			gap = pl.live.Len()
+		case op.From != nil && op.Kind == '+':
+			gap = op.From.Line
+		case op.From != nil:
+			gap = op.From.Line - 1
+		}
+		pl.gaps = append(pl.gaps, patchSpan{gap, gap, op.Line})
+		for _, row := range op.Payload {
+			pl.edits = append(pl.edits, ir{kind: irInsert, op: i, gap: gap, text: row})
+		}
+	case '-', '=':
+		lo, hi := op.From.Line, op.To.Line
+		ok := true
+		for l := lo; l <= hi; l++ {
+			if !showable(pl.live.Line(l)) {
+				pl.bad(op.Line, CodeLinesUnseen, "line %d is too long or not UTF-8, so read could only show it clipped: it cannot be replaced by line; rewrite the file with hashline_write", l)
+				ok = false
+			}
+		}
+		if !ok {
+			return
+		}
+		pl.ranges = append(pl.ranges, patchSpan{lo, hi, op.Line})
+		for _, row := range op.Payload {
+			pl.edits = append(pl.edits, ir{kind: irInsert, op: i, gap: lo - 1, text: row, span: true})
+		}
+		for l := lo; l <= hi; l++ {
+			pl.edits = append(pl.edits, ir{kind: irDelete, op: i, lo: l})
+		}
+	}
+}
+
+// checkOverlaps refuses ranges that share a line and inserts into a range.
+func (pl *patchPlanner) checkOverlaps() {
+	ranges := pl.ranges
+	sort.Slice(ranges, func(a, b int) bool { return ranges[a].lo < ranges[b].lo })
+	for k := 1; k < len(ranges); k++ {
+		if ranges[k].lo <= ranges[k-1].hi {
+			pl.bad(ranges[k].line, CodeRangeInvalid, "this range overlaps the one at patch line %d (lines %d-%d and %d-%d): split or merge them so no line is in two ops", ranges[k-1].line, ranges[k-1].lo, ranges[k-1].hi, ranges[k].lo, ranges[k].hi)
+		}
+	}
+	for _, g := range pl.gaps {
+		for _, r := range ranges {
+			// A gap strictly inside a range would insert into text that
+			// the range removes.
+			if g.lo >= r.lo && g.lo < r.hi {
+				pl.bad(g.line, CodeRangeInvalid, "this insert falls inside the range of patch line %d (lines %d-%d): move it before or after the range, or put its lines in the range's payload", r.line, r.lo, r.hi)
+			}
+		}
+	}
 }
 
 // showable reports whether read shows line in full, so a patch may replace

@@ -62,7 +62,7 @@ func TestRenderLineAnchors(t *testing.T) {
 		t.Fatalf("window = %q, want %q", v.Content, want)
 	}
 	// Tag style is unchanged by the second style's existence.
-	if got := hashline.RenderWindow("src/a.py", tx, 1, 1).Content; got != "[src/a.py#"+tag+"]\n1:def greet(name):\n" {
+	if got := hashline.RenderWindowAs(hashline.AnchorTag, "src/a.py", tx, 1, 1).Content; got != "[src/a.py#"+tag+"]\n1:def greet(name):\n" {
 		t.Fatalf("tag style = %q", got)
 	}
 	// grep rows carry the same anchors.

@@ -24,7 +24,7 @@ type ir struct {
 	kind irKind
 	op   int    // index into the call's ops
 	gap  int    // irInsert, gap irPaste: insert after this line (0 = head)
-	lo   int    // irDelete line; irCut and span irPaste first line; irBlock anchor
+	lo   int    // irDelete line; irCut and span irPaste first line
 	hi   int    // irCut and span irPaste last line
 	text string // irInsert
 	reg  string
@@ -33,11 +33,16 @@ type ir struct {
 	span bool
 }
 
+// Span is an inclusive range of 1-based lines. It names an unnamed struct,
+// as blocks.Span does, so the two are one type and package blocks, which
+// does not import the core, implements BlockResolver.
+type Span = struct{ Start, End int }
+
 // BlockResolver finds the syntactic block that opens at line (1-based) of
-// text, for N* locators (§8.2). It returns the inclusive span, or ok false
-// with a reason the model can act on.
+// text, for N* locators (§8.2). It returns the block's span, or an error
+// that declines: its message says why, in words the model can act on.
 type BlockResolver interface {
-	ResolveBlock(path, text string, line int) (start, end int, ok bool, reason string)
+	ResolveBlock(path, text string, line int) (Span, error)
 }
 
 // Resolved echoes one block resolution (§8.2).
@@ -78,15 +83,15 @@ func lower(t *Text, path string, ops []Op, blocks BlockResolver) (*program, erro
 			if err := checkLine(op, loc.N, n); err != nil {
 				return nil, err
 			}
-			start, end, err := resolveBlock(t, path, op, blocks)
+			block, err := resolveBlock(t, path, op, blocks)
 			if err != nil {
 				return nil, err
 			}
-			p.resolved = append(p.resolved, Resolved{AnchorLine: loc.N, Start: start, End: end, Op: op.Canonical()})
+			p.resolved = append(p.resolved, Resolved{AnchorLine: loc.N, Start: block.Start, End: block.End, Op: op.Canonical()})
 			if loc.Kind == LocBlock {
-				loc = Locator{Kind: LocRange, N: start, M: end}
+				loc = Locator{Kind: LocRange, N: block.Start, M: block.End}
 			} else {
-				loc = Locator{Kind: LocAfter, N: end}
+				loc = Locator{Kind: LocAfter, N: block.End}
 				p.anchors[i] = []int{op.Loc.N}
 			}
 		}
@@ -156,7 +161,7 @@ func gapOf(l Locator, n int) int {
 	return 0
 }
 
-func resolveBlock(t *Text, path string, op *Op, blocks BlockResolver) (int, int, error) {
+func resolveBlock(t *Text, path string, op *Op, blocks BlockResolver) (Span, error) {
 	n := op.Loc.N
 	alt := fmt.Sprintf("name the lines instead: PUT %d.=M: with M the block's last line", n)
 	if op.Kind == OpCut {
@@ -164,8 +169,8 @@ func resolveBlock(t *Text, path string, op *Op, blocks BlockResolver) (int, int,
 	} else if op.Loc.Kind == LocAfterBlock {
 		alt = "name the gap instead: PUT >M: with M the block's last line"
 	}
-	fail := func(why string) (int, int, error) {
-		return 0, 0, &Error{Code: CodeBlockUnresolved, Details: Details{Op: op.Index, OpText: op.Text, Lines: []int{n}},
+	fail := func(why string) (Span, error) {
+		return Span{}, &Error{Code: CodeBlockUnresolved, Details: Details{Op: op.Index, OpText: op.Text, Lines: []int{n}},
 			Message: fmt.Sprintf("op %d (%s): %s; %s", op.Index, clip(op.Text, 80), why, alt)}
 	}
 	if blocks == nil {
@@ -174,14 +179,14 @@ func resolveBlock(t *Text, path string, op *Op, blocks BlockResolver) (int, int,
 	if t.Size() > MaxBlockParse {
 		return fail(fmt.Sprintf("the file is over the %d MiB block-parse limit", MaxBlockParse>>20))
 	}
-	start, end, ok, reason := blocks.ResolveBlock(path, t.Normalized(), n)
-	if !ok {
-		return fail(reason)
+	block, err := blocks.ResolveBlock(path, t.Normalized(), n)
+	if err != nil {
+		return fail(err.Error())
 	}
-	if start < 1 || end < start || end > t.Len() {
-		return fail(fmt.Sprintf("line %d resolved to an impossible span %d-%d", n, start, end))
+	if block.Start < 1 || block.End < block.Start || block.End > t.Len() {
+		return fail(fmt.Sprintf("line %d resolved to an impossible span %d-%d", n, block.Start, block.End))
 	}
-	return start, end, nil
+	return block, nil
 }
 
 func checkLine(op *Op, l, n int) error {
@@ -421,20 +426,19 @@ func apply(t *Text, edits []ir) []Hunk {
 		pos  int // 0-based line index the event sits before (insert) or on (delete)
 		del  bool
 		rank int // at one pos: gap inserts, then a replacement's rows, then deletes
-		seq  int
 		text string
 	}
 	events := make([]event, 0, len(edits))
-	for i, e := range edits {
+	for _, e := range edits {
 		switch e.kind {
 		case irInsert:
 			rank := 0
 			if e.span {
 				rank = 1
 			}
-			events = append(events, event{pos: e.gap, rank: rank, seq: i, text: e.text})
+			events = append(events, event{pos: e.gap, rank: rank, text: e.text})
 		case irDelete:
-			events = append(events, event{pos: e.lo - 1, del: true, rank: 2, seq: i})
+			events = append(events, event{pos: e.lo - 1, del: true, rank: 2})
 		}
 	}
 	// A gap before line N lies before a replacement of N.=M whatever order

@@ -294,18 +294,18 @@ func (p *parser) header(l string) (Op, string, error) {
 	case "PUT":
 		return p.put(op, rest, fail)
 	case "CUT":
-		loc, reg, colon, alt, err := locatorAndRest(rest)
+		o, err := scanOperand(rest)
 		if err != nil {
 			return fail(err.Error())
 		}
-		if colon {
-			return fail(fmt.Sprintf("CUT takes no colon and no body: write CUT %s; to replace the lines write PUT %s: with + rows", loc, loc))
+		if o.colon {
+			return fail(fmt.Sprintf("CUT takes no colon and no body: write CUT %s; to replace the lines write PUT %s: with + rows", o.loc, o.loc))
 		}
-		if loc.isGap() {
-			return fail(fmt.Sprintf("CUT needs lines, not a gap: write CUT N.=M or CUT N*, not CUT %s", loc))
+		if o.loc.isGap() {
+			return fail(fmt.Sprintf("CUT needs lines, not a gap: write CUT N.=M or CUT N*, not CUT %s", o.loc))
 		}
-		op.Kind, op.Loc, op.Register = OpCut, loc, reg
-		return op, spellingWarning(op, alt), nil
+		op.Kind, op.Loc, op.Register = OpCut, o.loc, o.reg
+		return op, spellingWarning(op, o.alt), nil
 	case "REM":
 		if rest != "" || s != "REM" {
 			return fail("REM takes nothing after it: write REM alone to delete the file")
@@ -321,8 +321,8 @@ func (p *parser) header(l string) (Op, string, error) {
 		return op, "", nil
 	}
 	// A locator with its colon but no verb can only be a PUT.
-	if loc, reg, colon, _, err := locatorAndRest(s); err == nil && colon && reg == "" {
-		op.Kind, op.Loc = OpPut, loc
+	if o, err := scanOperand(s); err == nil && o.colon && o.reg == "" {
+		op.Kind, op.Loc = OpPut, o.loc
 		return op, fmt.Sprintf("read %q as %s; write the PUT verb", s, op.Canonical()), nil
 	}
 	switch strings.ToUpper(verb) {
@@ -348,14 +348,14 @@ func indentedRow(line int, l string) string {
 	case "PUT", "CUT", "REM", "MV":
 		return ""
 	}
-	if _, _, colon, _, err := locatorAndRest(t); err == nil && colon {
+	if o, err := scanOperand(t); err == nil && o.colon {
 		return ""
 	}
 	return fmt.Sprintf("line %d of ops is a context row; there are none: drop it, since the header already names the changed lines, and write every new line as a + row (text that starts with a blank is written + followed by it)", line)
 }
 
 func (p *parser) put(op Op, rest string, fail func(string) (Op, string, error)) (Op, string, error) {
-	loc, reg, colon, alt, err := locatorAndRest(rest)
+	o, err := scanOperand(rest)
 	if err != nil {
 		if n, perr := strconv.Atoi(strings.TrimSuffix(rest, ":")); perr == nil && n > 0 && strings.HasSuffix(rest, ":") {
 			return fail(fmt.Sprintf("PUT %d: names no range: write PUT %d.=%d: to replace line %d, or PUT <%d: / PUT >%d: to insert around it", n, n, n, n, n, n))
@@ -363,16 +363,16 @@ func (p *parser) put(op Op, rest string, fail func(string) (Op, string, error)) 
 		return fail(err.Error())
 	}
 	switch {
-	case colon && reg != "":
-		return fail(fmt.Sprintf("a register paste takes no colon: write PUT %s @%s", loc, reg))
-	case colon:
-		op.Kind, op.Loc = OpPut, loc
-	case reg == "" && !loc.isGap():
-		return fail(missingColonHint(loc) + fmt.Sprintf("; to paste a register over the lines write PUT %s @name", loc))
+	case o.colon && o.reg != "":
+		return fail(fmt.Sprintf("a register paste takes no colon: write PUT %s @%s", o.loc, o.reg))
+	case o.colon:
+		op.Kind, op.Loc = OpPut, o.loc
+	case o.reg == "" && !o.loc.isGap():
+		return fail(missingColonHint(o.loc) + fmt.Sprintf("; to paste a register over the lines write PUT %s @name", o.loc))
 	default:
-		op.Kind, op.Loc, op.Register = OpPaste, loc, reg
+		op.Kind, op.Loc, op.Register = OpPaste, o.loc, o.reg
 	}
-	return op, spellingWarning(op, alt), nil
+	return op, spellingWarning(op, o.alt), nil
 }
 
 // spellingWarning names the canonical form when a locator used an accepted
@@ -384,40 +384,53 @@ func spellingWarning(op Op, alt bool) string {
 	return fmt.Sprintf("read %q as %s; write ranges as N.=M", op.Text, op.Canonical())
 }
 
-// locatorAndRest parses "locator[:]" or "locator @reg".
-func locatorAndRest(s string) (loc Locator, reg string, colon, alt bool, err error) {
+// operand is what a header holds after its verb, as scanOperand reads it:
+// a locator, then a colon that opens a body or a register.
+type operand struct {
+	loc   Locator
+	reg   string // "" when no register follows
+	colon bool
+	alt   bool // the locator used an accepted alternate spelling
+}
+
+// scanOperand reads "locator[:]" or "locator @reg".
+func scanOperand(s string) (operand, error) {
+	var o operand
 	body := s
 	if at := strings.IndexByte(s, '@'); at >= 0 {
 		if at == 0 || s[at-1] != ' ' {
-			return loc, "", false, false, fmt.Errorf("put one space between the locator and the register, as in PUT >3 @name")
+			return operand{}, fmt.Errorf("put one space between the locator and the register, as in PUT >3 @name")
 		}
-		body, reg = s[:at-1], s[at+1:]
-		if err := checkRegister(reg); err != nil {
-			return loc, "", false, false, err
-		}
-	}
-	if i := strings.Index(body, ": "); i >= 0 && reg == "" {
-		if l, _, lerr := parseLocator(body[:i]); lerr == nil {
-			return l, "", true, false, fmt.Errorf("new text goes on + rows below the header, not after the colon: end the header at %s: and write each new line below it as +text", l)
+		body, o.reg = s[:at-1], s[at+1:]
+		if err := checkRegister(o.reg); err != nil {
+			return operand{}, err
 		}
 	}
-	if i := strings.IndexAny(body, " \t"); i >= 0 && reg == "" && !strings.HasSuffix(body, ":") {
+	if i := strings.Index(body, ": "); i >= 0 && o.reg == "" {
 		if l, _, lerr := parseLocator(body[:i]); lerr == nil {
-			return l, "", false, false, fmt.Errorf("unexpected text %q after the locator %s: remove it; only a register may follow, as in %s @name", clip(strings.TrimSpace(body[i:]), 30), l, l)
+			return operand{}, fmt.Errorf("new text goes on + rows below the header, not after the colon: end the header at %s: and write each new line below it as +text", l)
+		}
+	}
+	if i := strings.IndexAny(body, " \t"); i >= 0 && o.reg == "" && !strings.HasSuffix(body, ":") {
+		if l, _, lerr := parseLocator(body[:i]); lerr == nil {
+			return operand{}, fmt.Errorf("unexpected text %q after the locator %s: remove it; only a register may follow, as in %s @name", clip(strings.TrimSpace(body[i:]), 30), l, l)
 		}
 	}
 	if strings.HasSuffix(body, ":") {
-		colon = true
+		o.colon = true
 		body = body[:len(body)-1]
 	}
-	loc, alt, err = parseLocator(body)
-	if err == nil && colon && reg == "" && strings.Contains(s, ": ") {
-		err = fmt.Errorf("put the new text on the rows below the header, each as +text")
+	var err error
+	o.loc, o.alt, err = parseLocator(body)
+	switch {
+	case err != nil:
+		return operand{}, err
+	case o.colon && o.reg == "" && strings.Contains(s, ": "):
+		return operand{}, fmt.Errorf("put the new text on the rows below the header, each as +text")
+	case !o.colon && o.reg == "" && strings.ContainsAny(body, " \t"):
+		return operand{}, fmt.Errorf("unexpected text after the locator")
 	}
-	if err == nil && !colon && reg == "" && strings.ContainsAny(body, " \t") {
-		err = fmt.Errorf("unexpected text after the locator")
-	}
-	return loc, reg, colon, alt, err
+	return o, nil
 }
 
 func checkRegister(r string) error {

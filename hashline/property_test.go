@@ -1284,7 +1284,7 @@ func TestRenderWindowRows(t *testing.T) {
 		}
 		tx := NewText(b.String())
 		first, limit := 1+r.IntN(n+2), r.IntN(1100)
-		v := RenderWindow(propPath, tx, first, limit)
+		v := RenderWindowAs(AnchorTag, propPath, tx, first, limit)
 		rows := strings.Split(strings.TrimSuffix(v.Content, "\n"), "\n")
 		if rows[0] != Header(propPath, tx.Tag()) {
 			t.Fatalf("seed %d: header %q", seed, rows[0])

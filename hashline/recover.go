@@ -3,9 +3,6 @@ package hashline
 import (
 	"fmt"
 	"slices"
-	"unicode/utf8"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // lineMap maps the lines of an old text that survive unchanged in a new
@@ -26,54 +23,25 @@ type lineMap struct {
 	wide bool
 }
 
-// diffLines diffs old against new on whole lines. The diff itself is
-// sergi/go-diff's Myers implementation, run on one rune per distinct line;
-// the lines are interned here rather than through its DiffLinesToRunes,
-// which costs more than the diff.
+// diffLines diffs old against new on whole lines, without their endings,
+// exactly (see diff.go): a line the diff wrongly calls changed would make
+// recovery decline an edit it could place.
 func diffLines(old, new *Text) (*lineMap, bool) {
-	ids := make(map[string]int32, old.Len())
-	encode := func(t *Text) ([]rune, []int32, bool) {
-		out := make([]rune, t.Len())
-		num := make([]int32, t.Len()+1)
-		for i := range out {
-			l := t.Line(i + 1)
-			id, ok := ids[l]
-			if !ok {
-				id = int32(len(ids))
-				ids[l] = id
-			}
-			r := lineRune(int(id))
-			if r > utf8.MaxRune {
-				return nil, nil, false
-			}
-			out[i], num[i+1] = r, id
-		}
-		return out, num, true
-	}
-	a, oldID, ok := encode(old)
+	ids := make(lineIDs, old.Len())
+	a, oldID, ok := ids.runes(old.Len(), func(i int) string { return old.Line(i + 1) })
 	if !ok {
 		return nil, false
 	}
-	b, newID, ok := encode(new)
+	b, newID, ok := ids.runes(new.Len(), func(i int) string { return new.Line(i + 1) })
 	if !ok {
 		return nil, false
 	}
 	m := &lineMap{at: make([]int, len(a)+1), rev: make([]int, len(b)+1), oldID: oldID, newID: newID}
-	i, j := 1, 1
-	for _, d := range diffmatchpatch.New().DiffMainRunes(a, b, false) {
-		n := utf8.RuneCountInString(d.Text)
-		switch d.Type {
-		case diffmatchpatch.DiffEqual:
-			for k := 0; k < n; k++ {
-				m.at[i+k], m.rev[j+k] = j+k, i+k
-			}
-			i, j = i+n, j+n
-		case diffmatchpatch.DiffDelete:
-			i += n
-		case diffmatchpatch.DiffInsert:
-			j += n
+	keptRuns(a, b, func(i, j, n int) {
+		for k := 1; k <= n; k++ {
+			m.at[i+k], m.rev[j+k] = j+k, i+k
 		}
-	}
+	})
 	m.markSlides()
 	return m, true
 }
@@ -141,16 +109,6 @@ func reversed(ids []int32) []int32 {
 	return out
 }
 
-// lineRune turns a line's index into a rune that survives a round trip
-// through a Go string, which the diff makes: surrogates are skipped.
-func lineRune(i int) rune {
-	r := rune(i + 1)
-	if r >= 0xD800 {
-		r += 0x800
-	}
-	return r
-}
-
 // where is the live line old line a is now or, when it changed or went,
 // where it would be: as far below the nearest unchanged line above as it
 // was, and above the nearest unchanged line below.
@@ -194,14 +152,22 @@ type recovery struct {
 	why    string       // set when declined: what the model should know
 }
 
+// drift is branch C's outcome: a plan, or a decline. why says what the
+// model should know of it, and lines, when a diff ran, maps the first
+// snapshot onto the live text, so the refusal can mark the rows that changed.
+type drift struct {
+	plan  *Plan
+	why   string
+	lines *lineMap
+}
+
 // recoverDrift is branch C (§10): it proves that every anchor still maps to
 // one unchanged region of the live text, all by one offset, and replays the
 // ops there. It never edits the snapshot and writes that. When the tag names
 // several texts (a collision), all of them are tried and any disagreement
-// declines. A decline returns its reason, for the refusal's message. Once
-// the anchors are proven, the tag is not what is wrong, so a register
-// failure of the clipboard pre-pass is returned as itself (§8.3).
-func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, string, *lineMap, error) {
+// declines. Once the anchors are proven, the tag is not what is wrong, so a
+// register failure of the clipboard pre-pass is returned as itself (§8.3).
+func (g *gate) recoverDrift(versions []*Snapshot) (drift, error) {
 	var (
 		plan   *Plan
 		first  *recovery
@@ -223,19 +189,19 @@ func (g *gate) recoverDrift(versions []*Snapshot) (*Plan, string, *lineMap, erro
 			continue
 		}
 		if plan != nil && plan.New.Raw() != p.New.Raw() {
-			return nil, "the tag names two texts this session read, and the edit lands differently on each", nil, nil
+			return drift{why: "the tag names two texts this session read, and the edit lands differently on each"}, nil
 		}
 		if plan == nil {
 			plan = p
 		}
 	}
 	if plan != nil {
-		return plan, "", nil, nil
+		return drift{plan: plan}, nil
 	}
 	if opsErr != nil {
-		return nil, "", nil, opsErr
+		return drift{}, opsErr
 	}
-	return nil, why, first.lines, nil
+	return drift{why: why, lines: first.lines}, nil
 }
 
 // recoverFrom attempts recovery from one snapshot. A nil plan with a
@@ -466,6 +432,12 @@ const maxForceCells = 1 << 20
 // same partner, and never unpaired. A diff picks one of several equally
 // long pairings when text repeats across a change; such a pick is no
 // evidence of where a line went. Rows close together share one window.
+//
+// This is a line diff of its own, written here rather than asked of
+// go-diff: a diff returns one shortest script, and what every one of them
+// shares needs the lengths of all prefix and suffix pairings (f and g in
+// forcedIn), which only a table over the window gives. The window keeps
+// that table small.
 func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
 	out := make(map[int]bool, len(rows))
 	sorted := make([]int, 0, len(rows))

@@ -35,13 +35,9 @@ const (
 	AnchorLine
 )
 
-// RenderWindow renders lines first..first+limit-1 of t (clamped to the file)
-// under its header, clipping rows at MaxLineChars characters.
-func RenderWindow(display string, t *Text, first, limit int) View {
-	return RenderWindowAs(AnchorTag, display, t, first, limit)
-}
-
-// RenderWindowAs is RenderWindow with rows in the given anchor style.
+// RenderWindowAs renders lines first..first+limit-1 of t (clamped to the
+// file) under its header, rows in the given anchor style, clipping rows at
+// MaxLineChars characters.
 func RenderWindowAs(anchors Anchors, display string, t *Text, first, limit int) View {
 	first = max(first, 1)
 	last := min(t.Len(), first+limit-1)

@@ -51,7 +51,7 @@ func TestRenderWindow(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			v := hashline.RenderWindow("src/main.rs", tx, c.first, c.limit)
+			v := hashline.RenderWindowAs(hashline.AnchorTag, "src/main.rs", tx, c.first, c.limit)
 			if v.Content != c.want {
 				t.Fatalf("Content =\n%s\nwant\n%s", v.Content, c.want)
 			}
@@ -64,7 +64,7 @@ func TestRenderWindow(t *testing.T) {
 
 func TestRenderEmptyFile(t *testing.T) {
 	t.Parallel()
-	v := hashline.RenderWindow("empty.txt", hashline.NewText(""), 1, 2000)
+	v := hashline.RenderWindowAs(hashline.AnchorTag, "empty.txt", hashline.NewText(""), 1, 2000)
 	if v.Content != "[empty.txt#B855]\n" || v.Seen.Len() != 0 {
 		t.Fatalf("Content %q Seen %q, want the header alone and nothing seen", v.Content, v.Seen)
 	}
@@ -77,7 +77,7 @@ func TestRenderWindowClipsAtCharacters(t *testing.T) {
 	full := strings.Repeat("é", hashline.MaxLineChars)
 	over := strings.Repeat("é", hashline.MaxLineChars+1)
 	tx := hashline.NewText("a\n" + full + "\n" + over + "\nb\n")
-	v := hashline.RenderWindow("w.txt", tx, 1, 10)
+	v := hashline.RenderWindowAs(hashline.AnchorTag, "w.txt", tx, 1, 10)
 	want := "[w.txt#" + string(tx.Tag()) + "]\n1:a\n2:" + full + "\n3:" + full +
 		" … [line 3 clipped: 16384 of 16385 characters shown]\n4:b\n"
 	if v.Content != want {

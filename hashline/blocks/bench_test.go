@@ -25,8 +25,8 @@ func BenchmarkResolveLarge(b *testing.B) {
 	r := New()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		if _, _, ok, reason := r.ResolveBlock("big.js", text, last); !ok {
-			b.Fatal(reason)
+		if _, err := r.ResolveBlock("big.js", text, last); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -74,32 +74,39 @@ func (p *parsed) commentToken(b int) *sitter.Node {
 	return nil
 }
 
+// docComment is a run of doc comment lines from line first, and the block
+// right below it that the run documents.
+type docComment struct {
+	first int
+	block Span
+}
+
 // docRun finds the doc comment that holds line, a line whose first token is
 // a comment: a run of doc comment lines with no blank or other line inside
 // it, whose last line is directly followed by the first line of a block the
-// comment can document. first is the run's first line, decl that block's
-// first line, and end the block's last line. ok is false when line belongs
-// to no such run: it is a standalone comment.
-func (p *parsed) docRun(line int) (first, decl, end int, ok bool) {
+// comment can document. ok is false when line belongs to no such run: it is
+// a standalone comment.
+func (p *parsed) docRun(line int) (doc docComment, ok bool) {
 	if p.lang.doc == nil {
-		return 0, 0, 0, false
+		return docComment{}, false
 	}
 	if kind, _ := p.classify(line); kind != docLine {
-		return 0, 0, 0, false
+		return docComment{}, false
 	}
+	decl := 0
 	for n := line + 1; n <= p.lineCount() && decl == 0; n++ {
 		switch kind, _ := p.classify(n); kind {
 		case docLine:
 		case codeLine:
 			decl = n
 		default:
-			return 0, 0, 0, false
+			return docComment{}, false
 		}
 	}
 	if decl == 0 {
-		return 0, 0, 0, false
+		return docComment{}, false
 	}
-	first = line
+	first := line
 	for first > 1 {
 		if kind, _ := p.classify(first - 1); kind != docLine {
 			break
@@ -109,16 +116,16 @@ func (p *parsed) docRun(line int) (first, decl, end int, ok bool) {
 	// A run begins where a comment begins: a block comment opened after
 	// code on an earlier line documents nothing.
 	if _, cont := p.classify(first); cont {
-		return 0, 0, 0, false
+		return docComment{}, false
 	}
 	if !p.documentable(decl) {
-		return 0, 0, 0, false
+		return docComment{}, false
 	}
-	start, end, resolved, _ := p.resolve(decl)
-	if !resolved || start != decl {
-		return 0, 0, 0, false
+	block, err := p.resolve(decl)
+	if err != nil || block.Start != decl {
+		return docComment{}, false
 	}
-	return first, decl, end, true
+	return docComment{first: first, block: block}, true
 }
 
 // documentable reports whether the construct whose first token opens line
@@ -167,14 +174,14 @@ func declaresNothing(t string) bool {
 // commentLine resolves a line whose first token is a comment. The first
 // line of a doc comment resolves to the comment and what it documents;
 // a later line of one names the first; a standalone comment is no block.
-func (p *parsed) commentLine(line int) (int, int, bool, string) {
-	first, decl, end, ok := p.docRun(line)
+func (p *parsed) commentLine(line int) (Span, error) {
+	doc, ok := p.docRun(line)
 	switch {
 	case !ok:
 		return decline("line %d is a comment, and comments are not blocks; anchor the line the construct itself opens on", line)
-	case line == first:
-		return first, end, true, ""
+	case line == doc.first:
+		return Span{Start: doc.first, End: doc.block.End}, nil
 	}
 	return decline("line %d is inside the doc comment that starts on line %d: %d* covers the doc comment and what it documents (lines %d-%d), %d* leaves the doc comment out",
-		line, first, first, first, end, decl)
+		line, doc.first, doc.first, doc.first, doc.block.End, doc.block.Start)
 }

@@ -281,12 +281,13 @@ func corpusFile(t *testing.T, r *Resolver, dir, file string) *corpusTally {
 	textLines := strings.SplitAfter(text, "\n")
 	for _, line := range keys {
 		o := found[line]
-		start, end, ok, reason := r.ResolveBlock(file, text, line)
+		block, err := r.ResolveBlock(file, text, line)
+		reason := reasonOf(err)
 		if o.midLine {
 			c.midLine++
 			c.midList = append(c.midList, fmt.Sprintf("%s:%d %s: %s", name, line, o.kind, reason))
-			if ok || !strings.Contains(reason, "ends inside line") {
-				c.failures = append(c.failures, fmt.Sprintf("%s:%d %s ends mid-line but resolved ok=%v %d-%d %q", name, line, o.kind, ok, start, end, reason))
+			if err == nil || !strings.Contains(reason, "ends inside line") {
+				c.failures = append(c.failures, fmt.Sprintf("%s:%d %s ends mid-line but resolved %d-%d %q", name, line, o.kind, block.Start, block.End, reason))
 			}
 			continue
 		}
@@ -294,25 +295,25 @@ func corpusFile(t *testing.T, r *Resolver, dir, file string) *corpusTally {
 		if o.docEnd > 0 {
 			c.docOpeners++
 			for mid := line + 1; mid <= o.docEnd; mid++ {
-				_, _, midOK, why := r.ResolveBlock(file, text, mid)
-				if midOK || !strings.Contains(why, fmt.Sprintf("inside the doc comment that starts on line %d:", line)) {
-					c.failures = append(c.failures, fmt.Sprintf("%s:%d, a later line of the doc comment on line %d, gave ok=%v %q", name, mid, line, midOK, why))
+				_, midErr := r.ResolveBlock(file, text, mid)
+				if why := reasonOf(midErr); midErr == nil || !strings.Contains(why, fmt.Sprintf("inside the doc comment that starts on line %d:", line)) {
+					c.failures = append(c.failures, fmt.Sprintf("%s:%d, a later line of the doc comment on line %d, gave ok=%v %q", name, mid, line, midErr == nil, why))
 					continue
 				}
 				c.docMiddles++
 			}
 		}
-		if !ok {
+		if err != nil {
 			c.failures = append(c.failures, fmt.Sprintf("%s:%d %s (lines %d-%d) declined: %s", name, line, o.kind, o.line, o.end, reason))
 			continue
 		}
-		if start != line || end != o.end {
-			c.failures = append(c.failures, fmt.Sprintf("%s:%d %s is lines %d-%d but resolved to %d-%d", name, line, o.kind, o.line, o.end, start, end))
+		if block.Start != line || block.End != o.end {
+			c.failures = append(c.failures, fmt.Sprintf("%s:%d %s is lines %d-%d but resolved to %d-%d", name, line, o.kind, o.line, o.end, block.Start, block.End))
 			continue
 		}
 		c.resolved++
 		c.cuts++
-		cut := strings.Join(textLines[:start-1], "") + strings.Join(textLines[end:], "")
+		cut := strings.Join(textLines[:block.Start-1], "") + strings.Join(textLines[block.End:], "")
 		if clean, _ := r.Parses(file, cut); clean {
 			c.cutsParse++
 			if o.docEnd > 0 {
@@ -324,10 +325,10 @@ func corpusFile(t *testing.T, r *Resolver, dir, file string) *corpusTally {
 		// parent requires (the value after "x =", the JSX a return holds)
 		// from a span that took too much or too little.
 		if clean, _ := r.Parses(file, text[:o.start]+text[o.off:]); clean {
-			c.defects = append(c.defects, fmt.Sprintf("%s: CUT %d* (%s, lines %d-%d) breaks the file, though removing the construct's own text does not", name, line, o.kind, start, end))
+			c.defects = append(c.defects, fmt.Sprintf("%s: CUT %d* (%s, lines %d-%d) breaks the file, though removing the construct's own text does not", name, line, o.kind, block.Start, block.End))
 			continue
 		}
-		c.required = append(c.required, fmt.Sprintf("%s: CUT %d* removes a %s that its parent requires (lines %d-%d)", name, line, o.kind, start, end))
+		c.required = append(c.required, fmt.Sprintf("%s: CUT %d* removes a %s that its parent requires (lines %d-%d)", name, line, o.kind, block.Start, block.End))
 	}
 	return c
 }

@@ -42,9 +42,9 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lang := Language(path)
+				lang := langName(path)
 				if lang != filepath.Base(dir) {
-					t.Fatalf("Language(%q) = %q, want the folder's name %q", path, lang, filepath.Base(dir))
+					t.Fatalf("lookup(%q) is %q, want the folder's name %q", path, lang, filepath.Base(dir))
 				}
 				seen[lang] = true
 				got := render(r, path, string(raw))
@@ -76,17 +76,17 @@ func TestGolden(t *testing.T) {
 func render(r *Resolver, path, text string) string {
 	var b strings.Builder
 	clean, _ := r.Parses(path, text)
-	fmt.Fprintf(&b, "# %s (%s), parses cleanly: %v\n", filepath.Base(path), Language(path), clean)
+	fmt.Fprintf(&b, "# %s (%s), parses cleanly: %v\n", filepath.Base(path), langName(path), clean)
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if text == "" {
 		lines = nil
 	}
 	result := func(n int) string {
-		start, end, ok, reason := r.ResolveBlock(path, text, n)
-		if ok {
-			return fmt.Sprintf("=> %d-%d", start, end)
+		block, err := r.ResolveBlock(path, text, n)
+		if err != nil {
+			return "x  " + err.Error()
 		}
-		return "x  " + reason
+		return fmt.Sprintf("=> %d-%d", block.Start, block.End)
 	}
 	for i, l := range lines {
 		fmt.Fprintf(&b, "%4d | %s\n     %s\n", i+1, l, result(i+1))

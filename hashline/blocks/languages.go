@@ -235,23 +235,6 @@ func lookup(name string) *lang {
 	return byExt[strings.ToLower(filepath.Ext(base))]
 }
 
-// Language names the grammar for a path ("" when unsupported).
-func Language(path string) string {
-	if l := lookup(path); l != nil {
-		return l.name
-	}
-	return ""
-}
-
-// Languages lists the supported language names in table order.
-func Languages() []string {
-	out := make([]string, len(languages))
-	for i, l := range languages {
-		out[i] = l.name
-	}
-	return out
-}
-
 func (l *lang) isComment(t string) bool {
 	return strings.Contains(t, "comment") || l.comments[t]
 }

@@ -85,7 +85,7 @@ func headingLevel(n *sitter.Node) int {
 // higher level (or the end of the file), and then gives back its trailing
 // blank lines, so a replaced section keeps the blank line that separates it
 // from the next.
-func (p *parsed) section(h *heading, line int) (int, int, bool, string) {
+func (p *parsed) section(h *heading, line int) (Span, error) {
 	end, next := p.lineCount(), 0
 	for _, o := range p.sectionHeadings() {
 		if o.line > h.line && o.level <= h.level {
@@ -102,5 +102,5 @@ func (p *parsed) section(h *heading, line int) (int, int, bool, string) {
 		}
 		return decline("line %d is a heading with nothing under it: use the plain range %d.=%d", line, line, line)
 	}
-	return line, end, true, ""
+	return Span{Start: line, End: end}, nil
 }

@@ -9,6 +9,22 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+// Span is the inclusive range of 1-based lines a block covers. It names an
+// unnamed struct, as hashline.Span does, so the two are one type: the
+// Resolver implements hashline.BlockResolver without this package importing
+// the core.
+type Span = struct{ Start, End int }
+
+// Decline is why a line opens no block, in words the model can act on.
+// Every error ResolveBlock returns is a *Decline.
+type Decline struct{ Reason string }
+
+func (d *Decline) Error() string { return d.Reason }
+
+func decline(format string, args ...any) (Span, error) {
+	return Span{}, &Decline{Reason: fmt.Sprintf(format, args...)}
+}
+
 // Resolver resolves N* locators (§8.2) for the languages in its table. It
 // keeps no parser between calls: each call makes its own C parser and tree
 // and frees them before it returns, so one Resolver is safe for concurrent
@@ -20,25 +36,24 @@ func New() *Resolver { return &Resolver{} }
 
 // ResolveBlock finds the block that opens at line (1-based) of text, a
 // normalized text (LF endings, no BOM) of the file at path. It returns the
-// inclusive line span, or ok false with a reason the model can act on. It
-// implements hashline.BlockResolver.
-func (r *Resolver) ResolveBlock(path, text string, line int) (start, end int, ok bool, reason string) {
+// block's span, or a *Decline. It implements hashline.BlockResolver.
+func (r *Resolver) ResolveBlock(path, text string, line int) (Span, error) {
 	l := lookup(path)
 	if l == nil {
-		return 0, 0, false, unsupported(path)
+		return Span{}, &Decline{Reason: unsupported(path)}
 	}
 	if len(text) > MaxParseBytes {
-		return 0, 0, false, fmt.Sprintf("the file is %d bytes, over the %d MiB limit for block parsing", len(text), MaxParseBytes>>20)
+		return decline("the file is %d bytes, over the %d MiB limit for block parsing", len(text), MaxParseBytes>>20)
 	}
 	if n := countLines(text); line < 1 || line > n {
 		if n == 0 {
-			return 0, 0, false, fmt.Sprintf("line %d is outside the file, which is empty", line)
+			return decline("line %d is outside the file, which is empty", line)
 		}
-		return 0, 0, false, fmt.Sprintf("line %d is outside the file, which has lines 1 to %d", line, n)
+		return decline("line %d is outside the file, which has lines 1 to %d", line, n)
 	}
 	p, perr := parse(l, text)
 	if perr != nil {
-		return 0, 0, false, perr.reason()
+		return Span{}, &Decline{Reason: perr.reason()}
 	}
 	defer p.close()
 	return p.resolve(line)
@@ -205,7 +220,7 @@ func (p *parsed) excluded(n *sitter.Node) bool {
 }
 
 // resolve finds the block that opens at line, a line inside the text.
-func (p *parsed) resolve(line int) (int, int, bool, string) {
+func (p *parsed) resolve(line int) (Span, error) {
 	b := firstNonSpace(p.src, p.starts[line-1], p.ends[line-1])
 	if b < 0 {
 		return decline("line %d is blank; a block locator names the line a construct opens on", line)
@@ -257,15 +272,11 @@ func (p *parsed) resolve(line int) (int, int, bool, string) {
 	return p.inside(chain, b, line)
 }
 
-func decline(format string, args ...any) (int, int, bool, string) {
-	return 0, 0, false, fmt.Sprintf(format, args...)
-}
-
 // finish turns the construct n that the anchored line opens into a span
 // from that line to n's last line. The span must cover more than one line,
 // and its last line must hold nothing after n but separators and comments.
 // chain is the path from the root to the line's first token.
-func (p *parsed) finish(line int, n *sitter.Node, chain []*sitter.Node) (int, int, bool, string) {
+func (p *parsed) finish(line int, n *sitter.Node, chain []*sitter.Node) (Span, error) {
 	name := nodeName(n.Type())
 	endOff := p.contentEnd(n)
 	end := p.lineOf(endOff - 1)
@@ -281,7 +292,7 @@ func (p *parsed) finish(line int, n *sitter.Node, chain []*sitter.Node) (int, in
 		return decline("the %s that opens on line %d ends inside line %d, which goes on with %q; a block op would take that text too, so name the lines with the plain range %d.=%d if that is meant",
 			name, line, end, clip(rest, 40), line, end)
 	}
-	return line, end, true, ""
+	return Span{Start: line, End: end}, nil
 }
 
 // tail reports whether the rest of line after offset from holds only list
@@ -314,14 +325,17 @@ func (p *parsed) tail(from, line int) (rest string, ok bool) {
 	return strings.TrimSpace(string(p.src[pos:lineEnd])), false
 }
 
+// clip shortens s to at most n characters for messages. It counts what the
+// core's clip counts, so every quote in a message is cut the same way.
 func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+	chars := 0
+	for i := range s {
+		if chars == n {
+			return s[:i] + "…"
+		}
+		chars++
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
+	return s
 }
 
 // enclosing is the deepest construct on chain that opens on an earlier line
@@ -350,7 +364,7 @@ func (p *parsed) enclosing(chain []*sitter.Node, line int) *sitter.Node {
 
 // inside explains a line that opens nothing: it closes or continues the
 // construct around it.
-func (p *parsed) inside(chain []*sitter.Node, b, line int) (int, int, bool, string) {
+func (p *parsed) inside(chain []*sitter.Node, b, line int) (Span, error) {
 	e := p.enclosing(chain, line)
 	if e == nil {
 		return decline("line %d opens no multi-line construct", line)
@@ -364,7 +378,7 @@ func (p *parsed) inside(chain []*sitter.Node, b, line int) (int, int, bool, stri
 }
 
 // closes declines the last line of construct e.
-func (p *parsed) closes(e *sitter.Node, line int) (int, int, bool, string) {
+func (p *parsed) closes(e *sitter.Node, line int) (Span, error) {
 	opens := p.lineOf(p.codeStart(e))
 	return decline("line %d is the last line of the %s that opens on line %d, not the start of a block: its lines are the plain range %d.=%d",
 		line, nodeName(e.Type()), opens, opens, line)
@@ -450,7 +464,7 @@ func (p *parsed) onlyAttached(n *sitter.Node) bool {
 
 // attachedLine resolves a line that starts with a decorator, attribute or
 // annotation that is not part of a declaration starting on the same line.
-func (p *parsed) attachedLine(a *sitter.Node, line int) (int, int, bool, string) {
+func (p *parsed) attachedLine(a *sitter.Node, line int) (Span, error) {
 	chain := descend(p.root, p.textStart(a))
 	prev := p.prevNonComment(a)
 	if prev == nil || !p.lang.attached[prev.Type()] {
@@ -476,7 +490,7 @@ func (p *parsed) attachedLine(a *sitter.Node, line int) (int, int, bool, string)
 	if decl := p.afterRun(a); decl > line {
 		reason += fmt.Sprintf(", %d* the declaration alone", decl)
 	}
-	return 0, 0, false, reason
+	return Span{}, &Decline{Reason: reason}
 }
 
 func attachedWord(t string) string {

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,10 +25,24 @@ func (s span) String() string {
 }
 
 // The core calls the resolver through hashline.BlockResolver; this package
-// must not import the core, so the method set is pinned here instead.
+// must not import the core, so the method set is pinned here instead, with
+// the unnamed struct that both packages' Span name.
 var _ interface {
-	ResolveBlock(path, text string, line int) (start, end int, ok bool, reason string)
+	ResolveBlock(path, text string, line int) (struct{ Start, End int }, error)
 } = New()
+
+// reasonOf is a decline's reason, "" for a resolution. It fails the test
+// run for an error that is no *Decline, which the contract rules out.
+func reasonOf(err error) string {
+	if err == nil {
+		return ""
+	}
+	var d *Decline
+	if !errors.As(err, &d) {
+		panic(fmt.Sprintf("ResolveBlock returned %T, not a *Decline: %v", err, err))
+	}
+	return d.Reason
+}
 
 func lines(n, m int) span      { return span{start: n, end: m} }
 func declines(why string) span { return span{want: why} }
@@ -217,10 +232,11 @@ func TestContract(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		start, end, ok, reason := r.ResolveBlock(c.fixture, string(raw), c.line)
-		got := fmt.Sprintf("%d-%d", start, end)
+		block, err := r.ResolveBlock(c.fixture, string(raw), c.line)
+		ok, reason := err == nil, reasonOf(err)
+		got := fmt.Sprintf("%d-%d", block.Start, block.End)
 		switch {
-		case c.want.want == "" && (!ok || start != c.want.start || end != c.want.end):
+		case c.want.want == "" && (!ok || block.Start != c.want.start || block.End != c.want.end):
 			t.Errorf("%s line %d (%s): got ok=%v %s %q, want %s", c.fixture, c.line, c.rule, ok, got, reason, c.want)
 		case c.want.want != "" && (ok || !strings.Contains(reason, c.want.want)):
 			t.Errorf("%s line %d (%s): got ok=%v %s %q, want %s", c.fixture, c.line, c.rule, ok, got, reason, c.want)
@@ -250,25 +266,33 @@ func TestLanguage(t *testing.T) {
 		"a.rb": "ruby", "Rakefile": "ruby", "Gemfile": "ruby", "a.lua": "lua", "A.PY": "python", `dir\win.rs`: "rust",
 		"Dockerfile": "", "a.txt": "", "noext": "", "a.json5": "",
 	} {
-		if got := Language(path); got != want {
-			t.Errorf("Language(%q) = %q, want %q", path, got, want)
+		if got := langName(path); got != want {
+			t.Errorf("lookup(%q) is %q, want %q", path, got, want)
 		}
 	}
+}
+
+// langName is the name of path's language row, "" when there is none.
+func langName(path string) string {
+	if l := lookup(path); l != nil {
+		return l.name
+	}
+	return ""
 }
 
 func TestUnsupported(t *testing.T) {
 	r := New()
 	for _, path := range []string{"notes.txt", "Dockerfile"} {
-		_, _, ok, reason := r.ResolveBlock(path, "a\nb\n", 1)
-		if ok || !strings.Contains(reason, "not available for") || !strings.Contains(reason, "plain line ranges") {
-			t.Errorf("%s: ok=%v reason %q, want a decline that says block ops are unavailable and plain ranges work", path, ok, reason)
+		_, err := r.ResolveBlock(path, "a\nb\n", 1)
+		if reason := reasonOf(err); err == nil || !strings.Contains(reason, "not available for") || !strings.Contains(reason, "plain line ranges") {
+			t.Errorf("%s: ok=%v reason %q, want a decline that says block ops are unavailable and plain ranges work", path, err == nil, reason)
 		}
 		if clean, supported := r.Parses(path, "a\n"); clean || supported {
 			t.Errorf("Parses(%s) = %v, %v, want false, false", path, clean, supported)
 		}
 	}
-	if _, _, _, reason := r.ResolveBlock("x/notes.txt", "a\n", 1); !strings.Contains(reason, ".txt files") {
-		t.Errorf("reason %q should name the extension", reason)
+	if _, err := r.ResolveBlock("x/notes.txt", "a\n", 1); !strings.Contains(reasonOf(err), ".txt files") {
+		t.Errorf("reason %q should name the extension", reasonOf(err))
 	}
 }
 
@@ -276,16 +300,16 @@ func TestLineOutsideFile(t *testing.T) {
 	r := New()
 	text := "fn a() {\n}\n"
 	for _, line := range []int{-1, 0, 3} {
-		if _, _, ok, reason := r.ResolveBlock("a.rs", text, line); ok || !strings.Contains(reason, "outside the file, which has lines 1 to 2") {
-			t.Errorf("line %d: ok=%v reason %q", line, ok, reason)
+		if _, err := r.ResolveBlock("a.rs", text, line); err == nil || !strings.Contains(reasonOf(err), "outside the file, which has lines 1 to 2") {
+			t.Errorf("line %d: ok=%v reason %q", line, err == nil, reasonOf(err))
 		}
 	}
-	if _, _, ok, reason := r.ResolveBlock("a.rs", "", 1); ok || !strings.Contains(reason, "empty") {
-		t.Errorf("empty file: ok=%v reason %q", ok, reason)
+	if _, err := r.ResolveBlock("a.rs", "", 1); err == nil || !strings.Contains(reasonOf(err), "empty") {
+		t.Errorf("empty file: ok=%v reason %q", err == nil, reasonOf(err))
 	}
 	// A last line without its LF is still a line.
-	if start, end, ok, reason := r.ResolveBlock("a.rs", "fn a() {\n}", 1); !ok || start != 1 || end != 2 {
-		t.Errorf("no final LF: %d-%d ok=%v %q", start, end, ok, reason)
+	if block, err := r.ResolveBlock("a.rs", "fn a() {\n}", 1); err != nil || block.Start != 1 || block.End != 2 {
+		t.Errorf("no final LF: %d-%d ok=%v %q", block.Start, block.End, err == nil, reasonOf(err))
 	}
 }
 
@@ -293,8 +317,8 @@ func TestSizeLimit(t *testing.T) {
 	r := New()
 	body := strings.Repeat("x = 1\n", MaxParseBytes/6+1)
 	text := "def f():\n" + body
-	if _, _, ok, reason := r.ResolveBlock("big.py", text, 1); ok || !strings.Contains(reason, "4 MiB") {
-		t.Errorf("over the limit: ok=%v reason %q", ok, reason)
+	if _, err := r.ResolveBlock("big.py", text, 1); err == nil || !strings.Contains(reasonOf(err), "4 MiB") {
+		t.Errorf("over the limit: ok=%v reason %q", err == nil, reasonOf(err))
 	}
 	if clean, supported := r.Parses("big.py", text); clean || !supported {
 		t.Errorf("Parses over the limit = %v, %v, want false, true", clean, supported)
@@ -362,8 +386,8 @@ func TestConcurrent(t *testing.T) {
 	text := string(raw)
 	want := make([]string, countLines(text)+1)
 	for line := 1; line < len(want); line++ {
-		s, e, ok, reason := r.ResolveBlock("a.ts", text, line)
-		want[line] = fmt.Sprint(s, e, ok, reason)
+		block, err := r.ResolveBlock("a.ts", text, line)
+		want[line] = fmt.Sprint(block, reasonOf(err))
 	}
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
@@ -371,8 +395,8 @@ func TestConcurrent(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			for line := 1 + g%3; line < len(want); line += 3 {
-				s, e, ok, reason := r.ResolveBlock("a.ts", text, line)
-				if got := fmt.Sprint(s, e, ok, reason); got != want[line] {
+				block, err := r.ResolveBlock("a.ts", text, line)
+				if got := fmt.Sprint(block, reasonOf(err)); got != want[line] {
 					t.Errorf("line %d: concurrent answer %q, want %q", line, got, want[line])
 				}
 			}
@@ -408,11 +432,11 @@ func TestEditedFixtures(t *testing.T) {
 				text := strings.Join(edited, "")
 				n := countLines(text)
 				for _, line := range []int{i - 1, i, i + 1, i + 2, n} {
-					start, end, ok, reason := r.ResolveBlock(path, text, line)
-					if ok && (start != line || end <= start || end > n) {
-						t.Errorf("%s without line %d, line %d: span %d-%d in %d lines", f, i+1, line, start, end, n)
+					block, err := r.ResolveBlock(path, text, line)
+					if err == nil && (block.Start != line || block.End <= block.Start || block.End > n) {
+						t.Errorf("%s without line %d, line %d: span %d-%d in %d lines", f, i+1, line, block.Start, block.End, n)
 					}
-					if !ok && reason == "" {
+					if err != nil && reasonOf(err) == "" {
 						t.Errorf("%s, line %d: a decline without a reason", f, line)
 					}
 				}
@@ -451,11 +475,32 @@ func TestDocCommentEdges(t *testing.T) {
 		{"a.go", "package a\n// F is documented, though it follows the package clause directly.\nfunc F() {\n}\n", 2, lines(2, 4),
 			"no blank line is needed above the comment"},
 	} {
-		start, end, ok, reason := r.ResolveBlock(c.path, c.text, c.line)
-		got := fmt.Sprintf("ok=%v %d-%d %q", ok, start, end, reason)
-		if c.want.want == "" && (!ok || start != c.want.start || end != c.want.end) ||
+		block, err := r.ResolveBlock(c.path, c.text, c.line)
+		ok, reason := err == nil, reasonOf(err)
+		got := fmt.Sprintf("ok=%v %d-%d %q", ok, block.Start, block.End, reason)
+		if c.want.want == "" && (!ok || block.Start != c.want.start || block.End != c.want.end) ||
 			c.want.want != "" && (ok || !strings.Contains(reason, c.want.want)) {
 			t.Errorf("%s line %d (%s): got %s, want %s", c.path, c.line, c.why, got, c.want)
+		}
+	}
+}
+
+// clip counts characters, as the core's clip does, so a quote of text
+// beyond ASCII keeps as many characters as a quote of ASCII.
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"(err) => {", 40, "(err) => {"},
+		{"abcdef", 3, "abc…"},
+		{"abc", 3, "abc"},
+		{"größe", 3, "grö…"},
+		{"日本語のコメント", 3, "日本語…"},
+	} {
+		if got := clip(c.in, c.n); got != c.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
 }

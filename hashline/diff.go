@@ -1,0 +1,179 @@
+package hashline
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Line diffs. Drift recovery's line map (diffLines) and the unified diff
+// shown after an edit (Unified) both run sergi/go-diff on one rune per
+// distinct line: Myers' diff, the shortest unless it passes its one-second
+// deadline. Both need the shortest: after 100 scattered changes to the
+// 10,000-line benchmark file, go-diff marks 121 lines as removed or added,
+// and go-udiff, whose lcs bounds its search, 3,243 (BenchmarkLineDiff).
+// Recovery would decline at lines that never changed, and a reader would
+// be shown them as changed. go-diff is also the faster there, and on a
+// one-line change. The third line diff, forcedPairs in recover.go, answers
+// what no single diff can.
+
+// lineIDs numbers lines by their text: equal text, equal number.
+type lineIDs map[string]int32
+
+// runes encodes n lines, line(i) being the i-th from 0, as one rune each
+// for the diff, and returns their numbers indexed from 1 (index 0 unused).
+// ok is false when there are more distinct lines than runes.
+func (ids lineIDs) runes(n int, line func(int) string) (out []rune, num []int32, ok bool) {
+	out = make([]rune, n)
+	num = make([]int32, n+1)
+	for i := range out {
+		l := line(i)
+		id, seen := ids[l]
+		if !seen {
+			id = int32(len(ids))
+			ids[l] = id
+		}
+		r := lineRune(int(id))
+		if r > utf8.MaxRune {
+			return nil, nil, false
+		}
+		out[i], num[i+1] = r, id
+	}
+	return out, num, true
+}
+
+// lineRune turns a line's number into a rune that survives a round trip
+// through a Go string, which the diff makes: surrogates are skipped.
+func lineRune(i int) rune {
+	r := rune(i + 1)
+	if r >= 0xD800 {
+		r += 0x800
+	}
+	return r
+}
+
+// keptRuns diffs a against b and calls kept(i, j, n) for each run of n
+// lines the diff keeps, a[i:i+n] equal to b[j:j+n], in order. The lines are
+// interned here rather than through go-diff's DiffLinesToRunes, which costs
+// more than the diff.
+func keptRuns(a, b []rune, kept func(i, j, n int)) {
+	i, j := 0, 0
+	for _, d := range diffmatchpatch.New().DiffMainRunes(a, b, false) {
+		n := utf8.RuneCountInString(d.Text)
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			kept(i, j, n)
+			i, j = i+n, j+n
+		case diffmatchpatch.DiffDelete:
+			i += n
+		case diffmatchpatch.DiffInsert:
+			j += n
+		}
+	}
+}
+
+// unifiedContext is how many unchanged lines a hunk shows on each side.
+const unifiedContext = 3
+
+// Unified is the unified diff that turns old into new under the labels, as
+// diff -u prints it, or "" when the two are equal. Lines are compared with
+// their LF, so a last line that gains or loses one is a changed line, and
+// rows without one carry the "\ No newline at end of file" marker.
+func Unified(oldLabel, newLabel, old, new string) string {
+	if old == new {
+		return ""
+	}
+	a, b := linesWithLF(old), linesWithLF(new)
+	var w strings.Builder
+	fmt.Fprintf(&w, "--- %s\n+++ %s\n", oldLabel, newLabel)
+	changes := changedRuns(a, b)
+	for k := 0; k < len(changes); {
+		// A hunk takes every change whose context would touch the next.
+		e := k + 1
+		for e < len(changes) && changes[e].a0-changes[e-1].a1 <= 2*unifiedContext {
+			e++
+		}
+		first, last := changes[k], changes[e-1]
+		a0, a1 := max(0, first.a0-unifiedContext), min(len(a), last.a1+unifiedContext)
+		b0, b1 := first.b0-(first.a0-a0), last.b1+(a1-last.a1)
+		fmt.Fprintf(&w, "@@ -%s +%s @@\n", hunkRange(a0, a1-a0), hunkRange(b0, b1-b0))
+		pos := a0
+		for _, c := range changes[k:e] {
+			for ; pos < c.a0; pos++ {
+				unifiedRow(&w, ' ', a[pos])
+			}
+			for _, l := range a[c.a0:c.a1] {
+				unifiedRow(&w, '-', l)
+			}
+			for _, l := range b[c.b0:c.b1] {
+				unifiedRow(&w, '+', l)
+			}
+			pos = c.a1
+		}
+		for ; pos < a1; pos++ {
+			unifiedRow(&w, ' ', a[pos])
+		}
+		k = e
+	}
+	return w.String()
+}
+
+// change is one run of lines the diff does not keep: a[a0:a1] becomes
+// b[b0:b1], 0-based.
+type change struct{ a0, a1, b0, b1 int }
+
+// changedRuns lists the changes between the kept runs of a diff of a and b.
+func changedRuns(a, b []string) []change {
+	ids := make(lineIDs, len(a))
+	ra, _, okA := ids.runes(len(a), func(i int) string { return a[i] })
+	rb, _, okB := ids.runes(len(b), func(i int) string { return b[i] })
+	if !okA || !okB {
+		return []change{{0, len(a), 0, len(b)}}
+	}
+	var out []change
+	i, j := 0, 0
+	add := func(i1, j1 int) {
+		if i1 > i || j1 > j {
+			out = append(out, change{i, i1, j, j1})
+		}
+	}
+	keptRuns(ra, rb, func(ki, kj, n int) {
+		add(ki, kj)
+		i, j = ki+n, kj+n
+	})
+	add(len(a), len(b))
+	return out
+}
+
+// linesWithLF splits s after each LF.
+func linesWithLF(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// hunkRange is a hunk's start line and length as diff -u writes them: the
+// length is left out when it is 1, and an empty range starts at the line
+// before it.
+func hunkRange(start, n int) string {
+	switch n {
+	case 0:
+		return strconv.Itoa(start) + ",0"
+	case 1:
+		return strconv.Itoa(start + 1)
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
+}
+
+func unifiedRow(b *strings.Builder, mark byte, line string) {
+	b.WriteByte(mark)
+	b.WriteString(line)
+	if !strings.HasSuffix(line, "\n") {
+		b.WriteString("\n\\ No newline at end of file\n")
+	}
+}
