@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
 	"hashline-ls/workspace"
@@ -91,7 +89,7 @@ func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArg
 	}
 	defer unlock()
 
-	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, VersionOnly: s.Stateless}
+	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, Stateless: s.Stateless}
 	ap, err := s.applyEdit(ctx, sess, req, wp, dest)
 	if err != nil {
 		return nil, err
@@ -166,7 +164,7 @@ func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *wo
 	if plan.Remove {
 		sess.Commit(plan, wp.Abs, nil)
 		res.Removed = true
-		res.Diff = udiff.Unified("a/"+wp.Rel, "/dev/null", ap.live.Text.Normalized(), "")
+		res.Diff = hashline.Unified("a/"+wp.Rel, "/dev/null", ap.live.Text.Normalized(), "")
 		return res, nil
 	}
 	at := wp
@@ -184,7 +182,9 @@ func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *wo
 	res.Path = at.Rel
 	res.Tag = string(got.Tag())
 	res.Header = hashline.Header(at.Rel, got.Tag())
-	res.Diff = udiff.Unified("a/"+wp.Rel, "b/"+at.Rel, ap.live.Text.Normalized(), got.Normalized())
+	// The shortest diff (go-diff, see hashline/diff.go): a bounded search
+	// would show the reader lines the edit never touched.
+	res.Diff = hashline.Unified("a/"+wp.Rel, "b/"+at.Rel, ap.live.Text.Normalized(), got.Normalized())
 	if res.Warnings == nil {
 		res.Warnings = []hashline.Warning{}
 	}

@@ -535,7 +535,7 @@ func TestBlockParseLimit(t *testing.T) {
 	live := hashline.NewText(raw)
 	s := hashline.NewSession()
 	_, err := s.Plan(hashline.EditRequest{Path: "a.go", Display: "a.go", Tag: string(live.Tag()), Ops: "PUT 1*:\n+x",
-		Blocks: &fakeBlocks{spans: map[int][2]int{1: {1, 2}}}, VersionOnly: true}, live)
+		Blocks: &fakeBlocks{spans: map[int][2]int{1: {1, 2}}}, Stateless: true}, live)
 	he := wantCode(t, err, hashline.CodeBlockUnresolved)
 	if he.Message != "op 1 (PUT 1*:): the file is over the 4 MiB block-parse limit; name the lines instead: PUT 1.=M: with M the block's last line" {
 		t.Fatalf("message = %s", he.Message)

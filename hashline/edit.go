@@ -20,12 +20,12 @@ type EditRequest struct {
 	Patch *Patch
 	// Blocks resolves N* locators; nil declines them.
 	Blocks BlockResolver
-	// VersionOnly checks the tag against the live text and nothing of
-	// what the session was shown, as a caller that remembers nothing between
-	// calls must (the shell verbs: DESIGN §4, §4.1's "no provenance
-	// recorded"). Otherwise a tag the session never recorded for the path is
+	// Stateless says the caller remembers nothing between calls (the shell
+	// verbs: DESIGN §4, §4.1's "no provenance recorded"), so the tag is
+	// checked against the live text and nothing of what the session was
+	// shown. Otherwise a tag the session never recorded for the path is
 	// EDIT_TAG_UNKNOWN, unless the path aged out of the store.
-	VersionOnly bool
+	Stateless bool
 }
 
 // Plan is a proven edit: the exact new text and how to get there from the
@@ -112,7 +112,7 @@ func (g *gate) run() (*Plan, error) {
 	// what it was shown: a session must read before it edits (§13.5), and a
 	// tag handed over from elsewhere does not count. Only a tag the store's
 	// bounds pushed out degrades to a version check (§4.1).
-	if len(versions) == 0 && !g.req.VersionOnly && !g.s.store.AgedOut(g.req.Path, g.tag) {
+	if len(versions) == 0 && !g.req.Stateless && !g.s.store.AgedOut(g.req.Path, g.tag) {
 		return nil, g.unknown()
 	}
 	collision := false

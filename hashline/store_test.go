@@ -333,7 +333,7 @@ func TestSeenNilVersusEmpty(t *testing.T) {
 		t.Parallel()
 		s := hashline.NewSession()
 		live := hashline.NewText(raw)
-		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops, VersionOnly: true}, live)
+		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops, Stateless: true}, live)
 		if err != nil {
 			t.Fatalf("Plan: %v", err)
 		}
