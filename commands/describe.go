@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -255,16 +254,5 @@ type DescribeResult struct {
 	Version  string `json:"version"`
 	Tools    []Tool `json:"tools"`
 	Guidance string `json:"guidance"`
-}
-
-// Render prints the guidance followed by each tool's definition.
-func (r *DescribeResult) Render() string {
-	var b strings.Builder
-	b.WriteString(r.Guidance)
-	b.WriteString("\n# Tools\n")
-	for _, t := range r.Tools {
-		schema, _ := json.MarshalIndent(t.InputSchema, "", "  ")
-		fmt.Fprintf(&b, "\n## %s (command %s)\n\n%s\n\n```json\n%s\n```\n", t.Name, t.Command, t.Description, schema)
-	}
-	return b.String()
+	rendered
 }

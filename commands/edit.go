@@ -32,9 +32,10 @@ type EditResult struct {
 	Resolved []hashline.Resolved `json:"resolved"`
 	Warnings []hashline.Warning  `json:"warnings"`
 	Diff     string              `json:"diff"`
+	rendered
 }
 
-func (s *Server) edit(ctx context.Context, args json.RawMessage) (any, error) {
+func (s *Server) edit(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a EditArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err

@@ -66,6 +66,7 @@ type GrepResult struct {
 	Files     []string       `json:"files,omitzero"`
 	Truncated bool           `json:"truncated"`
 	Notice    string         `json:"notice,omitempty"`
+	rendered
 }
 
 // Progress receives reports while a long command works; the protocol edge
@@ -100,7 +101,7 @@ var (
 	errCancelled   = errors.New("search cancelled")
 )
 
-func (s *Server) grep(ctx context.Context, args json.RawMessage) (any, error) {
+func (s *Server) grep(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a GrepArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err

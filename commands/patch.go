@@ -32,6 +32,7 @@ type PatchResult struct {
 	OK       bool               `json:"ok"`
 	Files    []PatchFile        `json:"files"`
 	Warnings []hashline.Warning `json:"warnings"`
+	rendered
 }
 
 // patchFile is one file of a patch: its sections merged, since one file may
@@ -46,7 +47,7 @@ type patchFile struct {
 // patch runs a kli patch (DESIGN §7): every anchor of every file is
 // re-hashed against the live text, every problem is gathered, and one
 // problem writes nothing; a clean patch goes out as one change set.
-func (s *Server) patch(ctx context.Context, args json.RawMessage) (any, error) {
+func (s *Server) patch(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a PatchArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err

@@ -36,9 +36,10 @@ type ReadResult struct {
 	Truncated  bool   `json:"truncated"`
 	FileBytes  int    `json:"fileBytes"`
 	Notice     string `json:"notice,omitempty"`
+	rendered
 }
 
-func (s *Server) read(ctx context.Context, args json.RawMessage) (any, error) {
+func (s *Server) read(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a ReadArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err

@@ -1,8 +1,8 @@
 // Package commands implements the hashline.* commands: it checks arguments
 // against the published schemas, resolves paths inside the workspace, runs
-// the core, and carries the result to the editor or the disk through a Sink.
-// The same code serves the language server and the shell verbs; only the
-// Source and Sink differ.
+// the core, carries the change to the editor or the disk through a Sink, and
+// renders every result as the text a model reads. The same code serves the
+// language server and the shell verbs; only the Source and Sink differ.
 package commands
 
 import (
@@ -82,6 +82,7 @@ type ErrorResult struct {
 	OK        bool        `json:"ok"`
 	Error     ErrorObject `json:"error"`
 	Terminate bool        `json:"terminate,omitempty"`
+	rendered
 }
 
 // ErrorObject is the error of a failed command.
@@ -114,10 +115,19 @@ func (c Common) sessionName() string {
 var ErrUnknownCommand = errors.New("unknown command")
 
 // Execute runs one command. Every outcome the caller can act on is a
-// result: a success object, or an *ErrorResult. The error return is kept
-// for protocol faults only: an unknown command, or arguments that are not
-// one JSON object.
-func (s *Server) Execute(ctx context.Context, command string, args json.RawMessage) (result any, err error) {
+// result, with its text: a success object, or an *ErrorResult. The error
+// return is kept for protocol faults only: an unknown command, or arguments
+// that are not one JSON object.
+func (s *Server) Execute(ctx context.Context, command string, args json.RawMessage) (Result, error) {
+	res, err := s.execute(ctx, command, args)
+	if err != nil {
+		return nil, err
+	}
+	render(res)
+	return res, nil
+}
+
+func (s *Server) execute(ctx context.Context, command string, args json.RawMessage) (result Result, err error) {
 	run, ok := s.handlers()[command]
 	if !ok {
 		return nil, fmt.Errorf("%w %q: the commands are %s", ErrUnknownCommand, command, strings.Join(Commands(), ", "))
@@ -150,7 +160,7 @@ func (s *Server) Execute(ctx context.Context, command string, args json.RawMessa
 	return res, nil
 }
 
-type handler func(ctx context.Context, args json.RawMessage) (any, error)
+type handler func(ctx context.Context, args json.RawMessage) (Result, error)
 
 func (s *Server) handlers() map[string]handler {
 	return map[string]handler{
@@ -363,7 +373,7 @@ func (s *Server) lockSession(ctx context.Context, sess *hashline.Session, paths 
 	return func() { unlockDocs(); sess.UnlockMutation() }, nil
 }
 
-func (s *Server) describe(_ context.Context, args json.RawMessage) (any, error) {
+func (s *Server) describe(_ context.Context, args json.RawMessage) (Result, error) {
 	return &DescribeResult{OK: true, Version: Version, Tools: Tools(), Guidance: Guidance()}, nil
 }
 
@@ -371,9 +381,10 @@ func (s *Server) describe(_ context.Context, args json.RawMessage) (any, error) 
 type SessionEndResult struct {
 	OK    bool `json:"ok"`
 	Ended bool `json:"ended"`
+	rendered
 }
 
-func (s *Server) sessionEnd(_ context.Context, args json.RawMessage) (any, error) {
+func (s *Server) sessionEnd(_ context.Context, args json.RawMessage) (Result, error) {
 	var a Common
 	if err := decode(args, &a); err != nil {
 		return nil, err

@@ -24,9 +24,10 @@ type WriteResult struct {
 	Header   string             `json:"header"`
 	Created  bool               `json:"created"`
 	Warnings []hashline.Warning `json:"warnings"`
+	rendered
 }
 
-func (s *Server) write(ctx context.Context, args json.RawMessage) (any, error) {
+func (s *Server) write(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a WriteArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err

@@ -12,9 +12,10 @@
 //	hashline-ls describe
 //	hashline-ls version
 //
-// Each verb prints the rendered result, or with --json the result object
-// exactly as the command returns it. A failure exits 1 and prints
-// "CODE: message" on stderr.
+// Each verb prints the result's text, the same text every editor front end
+// shows: on stdout for a success, on stderr for a failure ("CODE: message"
+// and what a retry needs), which exits 1. With --json it prints the result
+// object exactly as the command returns it, text included.
 package main
 
 import (
@@ -23,9 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"go.uber.org/zap"
@@ -68,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	c := cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	c := cli{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&c.json, "json", false, "print the result object as JSON")
@@ -227,82 +226,30 @@ func diskServer() (*commands.Server, error) {
 }
 
 type cli struct {
-	stdin          io.Reader
 	stdout, stderr io.Writer
 	json           bool
 }
 
-func (c *cli) print(res any) int {
+// print shows a result: its text, on stdout for a success and on stderr for
+// a failure, or with --json the result object on stdout and, for a failure,
+// its first line on stderr.
+func (c *cli) print(res commands.Result) int {
 	if c.json {
 		b, _ := json.MarshalIndent(res, "", "  ")
 		fmt.Fprintf(c.stdout, "%s\n", b)
 	}
-	switch r := res.(type) {
-	case *commands.ErrorResult:
-		fmt.Fprintf(c.stderr, "%s: %s\n", r.Error.Code, r.Error.Message)
-		if r.Error.Details.Content != "" && !c.json {
-			fmt.Fprint(c.stderr, r.Error.Details.Content)
+	if r, failed := res.(*commands.ErrorResult); failed {
+		if c.json {
+			fmt.Fprintf(c.stderr, "%s: %s\n", r.Error.Code, r.Error.Message)
+		} else {
+			fmt.Fprint(c.stderr, r.Rendered())
 		}
 		return 1
-	case *commands.ReadResult:
-		if !c.json {
-			fmt.Fprint(c.stdout, r.Content)
-			if r.Notice != "" {
-				fmt.Fprintf(c.stderr, "note: %s\n", r.Notice)
-			}
-		}
-	case *commands.EditResult:
-		if !c.json {
-			if r.Removed {
-				fmt.Fprintf(c.stdout, "removed %s\n", r.Path)
-			} else {
-				fmt.Fprintln(c.stdout, r.Header)
-			}
-			fmt.Fprint(c.stdout, r.Diff)
-			warn(c.stderr, r.Warnings)
-		}
-	case *commands.WriteResult:
-		if !c.json {
-			fmt.Fprintln(c.stdout, r.Header)
-			warn(c.stderr, r.Warnings)
-		}
-	case *commands.GrepResult:
-		if !c.json {
-			switch {
-			case r.Files != nil:
-				for _, f := range r.Files {
-					fmt.Fprintln(c.stdout, f)
-				}
-			case r.Counts != nil:
-				for _, f := range slices.Sorted(maps.Keys(r.Counts)) {
-					fmt.Fprintf(c.stdout, "%s:%d\n", f, r.Counts[f])
-				}
-			default:
-				fmt.Fprint(c.stdout, r.Content)
-			}
-			if r.Notice != "" {
-				fmt.Fprintf(c.stderr, "note: %s\n", r.Notice)
-			}
-		}
-	case *commands.PatchResult:
-		if !c.json {
-			for _, f := range r.Files {
-				fmt.Fprintln(c.stdout, f.Header)
-			}
-			warn(c.stderr, r.Warnings)
-		}
-	case *commands.DescribeResult:
-		if !c.json {
-			fmt.Fprint(c.stdout, r.Render())
-		}
+	}
+	if !c.json {
+		fmt.Fprint(c.stdout, res.Rendered())
 	}
 	return 0
-}
-
-func warn(w io.Writer, ws []hashline.Warning) {
-	for _, x := range ws {
-		fmt.Fprintf(w, "warning: %s\n", x.Message)
-	}
 }
 
 // serve runs the language server on stdin and stdout. Logs go to stderr or

@@ -73,7 +73,8 @@ func TestVerbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errs, code = verb(t, dir, "", "write", "n.txt", "--content", "content")
-	if code != 0 || headerRe.FindString(out+"\n") == "" || !strings.Contains(errs, "warning: removed the pasted header") {
+	// The warning follows the header on stdout, as in the result's text.
+	if code != 0 || headerRe.FindString(out) == "" || !strings.Contains(out, "]\nwarning: removed the pasted header") || errs != "" {
 		t.Fatalf("write: %d %q %q", code, out, errs)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "n.txt")); string(b) != "new\n" {

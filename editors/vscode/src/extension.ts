@@ -19,7 +19,7 @@ import toolEntries from './generated/tools.json';
 import type { ToolEntry } from './manifest';
 import { findServer } from './serverPath';
 import { wrapped } from './settings';
-import { HashlineTool, renderResult, type CommandRunner } from './tools';
+import { HashlineTool, resultText, type CommandRunner } from './tools';
 
 const READ_SCHEME = 'hashline-read';
 // People's reads go to a session of their own, so showing a file to a person
@@ -148,7 +148,7 @@ class ReadProvider implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const file = vscode.Uri.parse(uri.query);
     try {
-      return renderResult(await runner.execute('hashline.read', { path: file.fsPath, session: PEOPLE_SESSION }));
+      return resultText(await runner.execute('hashline.read', { path: file.fsPath, session: PEOPLE_SESSION }));
     } catch (err) {
       return `TOOL_FAILED: ${err instanceof Error ? err.message : String(err)}\n`;
     }

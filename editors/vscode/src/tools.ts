@@ -1,5 +1,5 @@
 // The language-model tools: each forwards its input to one server command and
-// turns the command's result object into the text the model reads.
+// gives the model the text the server rendered for the result.
 //
 // This module touches the VS Code API only through the small `LmApi` handed
 // in, so the unit tests run it in plain Node with fakes.
@@ -41,79 +41,15 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** Joins parts, each ending in one newline, so headers, content and diffs
- * read as one block whatever endings the server gave them. */
-function block(parts: (string | undefined)[]): string {
-  return parts
-    .filter((p): p is string => p !== undefined && p !== '')
-    .map((p) => (p.endsWith('\n') ? p : p + '\n'))
-    .join('');
-}
-
-function warnings(r: Json): string[] {
-  const ws = Array.isArray(r.warnings) ? r.warnings : [];
-  return ws.map((w) => `warning: ${isObject(w) ? (str(w.message) ?? JSON.stringify(w)) : String(w)}`);
-}
-
 /**
- * The text a model reads for one command result. Success shows what the
- * server rendered (a read's or grep's content, an edit's header and diff, a
- * write's header); failure shows `CODE: message` and the details a retry
- * needs (the live tag and the current lines). Unknown shapes fall back to
- * JSON so nothing the server said is lost.
+ * The text a model reads for one command result: the `text` the server
+ * rendered for it, success or failure, byte for byte what the shell verb
+ * prints. Anything else becomes one TOOL_FAILED line that shows what came
+ * back, so nothing the server said is lost.
  */
-export function renderResult(result: unknown): string {
-  if (!isObject(result)) {
-    return `TOOL_FAILED: the server returned ${JSON.stringify(result)} instead of a result object; retry once, and report it if it repeats\n`;
-  }
-  if (result.ok === false) {
-    return renderError(result);
-  }
-  const parts: string[] = [];
-  if (result.removed === true) {
-    parts.push(`removed ${String(result.path)}`);
-  } else if (str(result.header) && !str(result.content)) {
-    parts.push(result.header as string);
-  }
-  if (str(result.content)) parts.push(result.content as string);
-  if (str(result.diff)) parts.push(result.diff as string);
-  if (Array.isArray(result.files)) {
-    // grep's filesWithMatches mode lists paths; a multi-file patch lists
-    // one {path, tag, header} per file.
-    for (const f of result.files) parts.push(isObject(f) ? (str(f.header) ?? JSON.stringify(f)) : String(f));
-  }
-  if (isObject(result.counts) && !str(result.content)) {
-    for (const k of Object.keys(result.counts).sort()) parts.push(`${k}:${String(result.counts[k])}`);
-  }
-  parts.push(...warnings(result));
-  if (str(result.notice)) parts.push(`note: ${result.notice as string}`);
-  if (parts.length === 0) {
-    // A grep with no match, say: still tell the model the call worked.
-    const { ok: _ok, ...rest } = result;
-    return Object.keys(rest).length > 0 ? JSON.stringify(rest) + '\n' : 'ok\n';
-  }
-  return block(parts);
-}
-
-function renderError(result: Json): string {
-  const e = isObject(result.error) ? result.error : {};
-  const code = str(e.code) ?? 'TOOL_FAILED';
-  const message = str(e.message) ?? 'the server reported a failure without a message';
-  const d = isObject(e.details) ? e.details : {};
-  const parts: string[] = [`${code}: ${message}`];
-  if (str(d.liveTag)) parts.push(`live tag: ${d.liveTag as string}`);
-  if (Array.isArray(d.lines) && d.lines.length > 0) parts.push(`lines: ${d.lines.join(', ')}`);
-  if (typeof d.op === 'number' && d.op > 0) {
-    parts.push(`op ${d.op}${str(d.opText) ? `: ${d.opText as string}` : ''}`);
-  }
-  if (str(d.field)) parts.push(`argument: ${d.field as string}`);
-  if (typeof d.limit === 'number' && d.limit > 0) parts.push(`limit: ${d.limit}`);
-  if (d.merged === true) parts.push('the lines shown now count as seen: the same call may be sent again');
-  if (isObject(d.exhausted) && str(d.exhausted.recovery)) parts.push(`stop: ${d.exhausted.recovery as string}`);
-  if (str(d.content)) parts.push(d.content as string);
-  if (result.terminate === true) parts.push('terminate: stop editing this file in this turn');
-  if (e.retriable === false && result.terminate !== true) parts.push('retriable: false');
-  return block(parts);
+export function resultText(result: unknown): string {
+  if (isObject(result) && typeof result.text === 'string' && result.text !== '') return result.text;
+  return `TOOL_FAILED: the server returned ${JSON.stringify(result)}, not a result with its text; retry once, and report it if it repeats\n`;
 }
 
 /** A fenced Markdown code block that no backtick run inside `text` closes. */
@@ -202,7 +138,7 @@ export class HashlineTool implements vscode.LanguageModelTool<Record<string, unk
     const args = isObject(options.input) ? { ...options.input } : {};
     let text: string;
     try {
-      text = renderResult(await this.runner.execute(this.spec.command, args, token));
+      text = resultText(await this.runner.execute(this.spec.command, args, token));
     } catch (err) {
       text = `TOOL_FAILED: ${this.spec.command} did not run: ${errorText(err)}\n`;
     }

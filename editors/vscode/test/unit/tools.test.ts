@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import toolEntries from '../../src/generated/tools.json';
-import { fence, HashlineTool, prepare, renderResult, type CommandRunner, type LmApi, type ToolSpec } from '../../src/tools';
+import { fence, HashlineTool, prepare, resultText, type CommandRunner, type LmApi, type ToolSpec } from '../../src/tools';
 
 // Stand-ins for the vscode classes: they keep what they were given.
 class TextPart {
@@ -65,6 +65,7 @@ const READ_OK = {
   totalLines: 2,
   truncated: false,
   fileBytes: 40,
+  text: '[greet.py#15E4]\n1:def greet(name):\n2:    return f"hello {name}"\n',
 };
 
 const TAG_MISMATCH = {
@@ -75,6 +76,9 @@ const TAG_MISMATCH = {
     retriable: true,
     details: { liveTag: '9A0C', lines: [2], content: '[greet.py#9A0C]\n2:    return f"hey {name}"\n' },
   },
+  text:
+    'EDIT_TAG_MISMATCH: greet.py changed since the read tagged 15E4: rebuild the ops against the lines below (tag 9A0C), or read again\n' +
+    'live tag: 9A0C\nlines: 2\n[greet.py#9A0C]\n2:    return f"hey {name}"\n',
 };
 
 describe('argument forwarding', () => {
@@ -103,86 +107,25 @@ describe('argument forwarding', () => {
   });
 });
 
-describe('result rendering', () => {
-  it('gives a read its numbered content', async () => {
+// The server renders every result (commands/render.go; its golden texts are
+// in commands/testdata/render): the tool shows that text as it came.
+describe('result text', () => {
+  it('gives a read the text the server rendered', async () => {
     const { runner } = fakeRunner(() => READ_OK);
     const text = await invokeText(new HashlineTool(spec('hashline_read'), runner, api), { path: 'greet.py' });
-    assert.equal(text, READ_OK.content);
+    assert.equal(text, READ_OK.text);
   });
 
-  it('adds a read notice', () => {
-    assert.equal(renderResult({ ...READ_OK, notice: 'showing lines 1-2 of 900' }), READ_OK.content + 'note: showing lines 1-2 of 900\n');
+  it('shows the text as it came, not a rendering of the other fields', async () => {
+    const { runner } = fakeRunner(() => ({ ...READ_OK, notice: 'showing lines 1-2 of 900', text: 'as the server said\n' }));
+    const text = await invokeText(new HashlineTool(spec('hashline_read'), runner, api), { path: 'greet.py' });
+    assert.equal(text, 'as the server said\n');
   });
 
-  it('gives an edit its header, diff and warnings', async () => {
-    const { runner } = fakeRunner(() => ({
-      ok: true,
-      path: 'greet.py',
-      tag: '771F',
-      header: '[greet.py#771F]',
-      resolved: [],
-      warnings: [{ kind: 'drift', message: 'the editor reformatted line 2' }],
-      diff: '--- a/greet.py\n+++ b/greet.py\n@@ -2 +2 @@\n-    return 1\n+    return 2\n',
-    }));
-    const text = await invokeText(new HashlineTool(spec('hashline_edit'), runner, api), { path: 'greet.py', tag: '15E4', ops: 'PUT 2.=2:\n+    return 2\n' });
-    assert.equal(
-      text,
-      '[greet.py#771F]\n--- a/greet.py\n+++ b/greet.py\n@@ -2 +2 @@\n-    return 1\n+    return 2\nwarning: the editor reformatted line 2\n',
-    );
-  });
-
-  it('reports a removed file', () => {
-    assert.equal(renderResult({ ok: true, path: 'old.txt', removed: true, header: '', diff: '', warnings: [] }), 'removed old.txt\n');
-  });
-
-  it('gives a write its header', () => {
-    assert.equal(renderResult({ ok: true, path: 'n.txt', tag: 'AB12', header: '[n.txt#AB12]', created: true, warnings: [] }), '[n.txt#AB12]\n');
-  });
-
-  it('gives grep its content, file list or counts', () => {
-    assert.equal(renderResult({ ok: true, matches: [], tags: {}, content: '[a.go#1111]\n3:x\n', truncated: false }), '[a.go#1111]\n3:x\n');
-    assert.equal(renderResult({ ok: true, matches: [], tags: {}, content: '', files: ['a.go', 'b.go'], truncated: false }), 'a.go\nb.go\n');
-    assert.equal(renderResult({ ok: true, matches: [], tags: {}, content: '', counts: { 'b.go': 1, 'a.go': 3 }, truncated: false }), 'a.go:3\nb.go:1\n');
-  });
-
-  it('says something for a grep that matched nothing', () => {
-    const text = renderResult({ ok: true, matches: [], tags: {}, content: '', truncated: false });
-    assert.ok(text.length > 0);
-  });
-
-  it('gives a patch one header per file', () => {
-    assert.equal(
-      renderResult({ ok: true, files: [{ path: 'a', tag: '1111', header: '[a#1111]' }, { path: 'b', tag: '2222', header: '[b#2222]' }] }),
-      '[a#1111]\n[b#2222]\n',
-    );
-  });
-
-  it('gives a failure its code, message, live tag and lines', async () => {
+  it('gives a failure its text: code, message, live tag and lines', async () => {
     const { runner } = fakeRunner(() => TAG_MISMATCH);
     const text = await invokeText(new HashlineTool(spec('hashline_edit'), runner, api), { path: 'greet.py', tag: '15E4', ops: 'PUT 2.=2:\n+x\n' });
-    assert.equal(
-      text,
-      'EDIT_TAG_MISMATCH: greet.py changed since the read tagged 15E4: rebuild the ops against the lines below (tag 9A0C), or read again\n' +
-        'live tag: 9A0C\nlines: 2\n[greet.py#9A0C]\n2:    return f"hey {name}"\n',
-    );
-  });
-
-  it('keeps the op, the merge note and terminate', () => {
-    const text = renderResult({
-      ok: false,
-      terminate: true,
-      error: {
-        code: 'EDIT_LINES_UNSEEN',
-        message: 'line 9 was never shown',
-        retriable: true,
-        details: { op: 2, opText: 'PUT 9.=9:', merged: true, content: '[f#AAAA]\n9:x\n' },
-      },
-    });
-    assert.match(text, /^EDIT_LINES_UNSEEN: line 9 was never shown\n/);
-    assert.match(text, /\nop 2: PUT 9\.=9:\n/);
-    assert.match(text, /may be sent again/);
-    assert.match(text, /\[f#AAAA\]\n9:x\n/);
-    assert.match(text, /terminate: /);
+    assert.equal(text, TAG_MISMATCH.text);
   });
 
   it('turns a server that cannot be reached into TOOL_FAILED text, not a throw', async () => {
@@ -205,9 +148,14 @@ describe('result rendering', () => {
     assert.match(text, /^TOOL_FAILED: hashline.read did not run: the arguments of hashline.read must be one JSON object\n$/);
   });
 
-  it('does not hide a result it does not understand', () => {
-    assert.match(renderResult(null), /^TOOL_FAILED: /);
-    assert.equal(renderResult({ ok: true, something: 1 }), '{"something":1}\n');
+  it('does not hide a result without text: one TOOL_FAILED line shows what came back', () => {
+    assert.match(resultText(null), /^TOOL_FAILED: the server returned null, /);
+    for (const r of [{ ok: true, something: 1 }, { ok: true, text: 5 }, { ok: true, text: '' }]) {
+      const text = resultText(r);
+      assert.match(text, /^TOOL_FAILED: /);
+      assert.ok(text.includes(JSON.stringify(r)), text);
+      assert.ok(text.endsWith('\n') && !text.slice(0, -1).includes('\n'), `one line: ${text}`);
+    }
   });
 });
 

@@ -1,0 +1,173 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"hashline-ls/hashline"
+)
+
+// This file is the one place a result becomes the text a model or a person
+// reads. The shell verbs print it, and every front end shows it, so what
+// one assistant is told to retry with is what every other is told.
+
+// Result is what a command that ran returns: a success object, or an
+// *ErrorResult. Each carries its text.
+type Result interface {
+	// Rendered returns the result's text.
+	Rendered() string
+	setText(string)
+}
+
+// rendered is the part every result shares: its text, byte for byte what
+// the shell verb prints for the same call (stdout on success, stderr on
+// failure).
+type rendered struct {
+	Text string `json:"text"`
+}
+
+func (r *rendered) Rendered() string { return r.Text }
+func (r *rendered) setText(s string) { r.Text = s }
+
+// render fills in the text of res.
+func render(res Result) {
+	res.setText(textOf(res))
+}
+
+func textOf(res Result) string {
+	switch r := res.(type) {
+	case *ReadResult:
+		return block(r.Content, note(r.Notice))
+	case *GrepResult:
+		return grepText(r)
+	case *EditResult:
+		first := r.Header
+		if r.Removed {
+			first = "removed " + r.Path
+		}
+		return block(append([]string{first, r.Diff}, warnings(r.Warnings)...)...)
+	case *WriteResult:
+		return block(append([]string{r.Header}, warnings(r.Warnings)...)...)
+	case *PatchResult:
+		var parts []string
+		for _, f := range r.Files {
+			parts = append(parts, f.Header)
+		}
+		return block(append(parts, warnings(r.Warnings)...)...)
+	case *DescribeResult:
+		return describeText(r)
+	case *SessionEndResult:
+		if r.Ended {
+			return "session ended: its reads, registers and repeat counts are dropped\n"
+		}
+		return "no such session: there was nothing to end\n"
+	case *ErrorResult:
+		return errorText(r)
+	}
+	panic(fmt.Sprintf("commands: no rendering for %T", res))
+}
+
+func grepText(r *GrepResult) string {
+	var parts []string
+	switch {
+	case r.Files != nil:
+		parts = r.Files
+	case r.Counts != nil:
+		for _, f := range slices.Sorted(maps.Keys(r.Counts)) {
+			parts = append(parts, fmt.Sprintf("%s:%d", f, r.Counts[f]))
+		}
+	default:
+		parts = []string{r.Content}
+	}
+	if block(parts...) == "" {
+		// The shell prints nothing for no match; a model needs to be told
+		// the search ran.
+		parts = []string{"no matches"}
+	}
+	return block(append(parts, note(r.Notice))...)
+}
+
+// errorText is "CODE: message", then what a retry needs, one item a line.
+func errorText(r *ErrorResult) string {
+	e, d := r.Error, r.Error.Details
+	parts := []string{string(e.Code) + ": " + e.Message}
+	if d.LiveTag != "" {
+		parts = append(parts, "live tag: "+d.LiveTag)
+	}
+	if len(d.Lines) > 0 {
+		parts = append(parts, "lines: "+joinInts(d.Lines))
+	}
+	if d.Op > 0 {
+		op := fmt.Sprintf("op %d", d.Op)
+		if d.OpText != "" {
+			op += ": " + d.OpText
+		}
+		parts = append(parts, op)
+	}
+	if d.Field != "" {
+		parts = append(parts, "argument: "+d.Field)
+	}
+	if d.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("limit: %d", d.Limit))
+	}
+	if d.Merged {
+		parts = append(parts, "the lines shown now count as seen: the same call may be sent again")
+	}
+	if d.Exhausted != nil && d.Exhausted.Recovery != "" {
+		parts = append(parts, "stop: "+d.Exhausted.Recovery)
+	}
+	parts = append(parts, d.Content)
+	switch {
+	case r.Terminate:
+		parts = append(parts, "terminate: stop editing this file in this turn")
+	case !e.Retriable:
+		parts = append(parts, "retriable: false")
+	}
+	return block(parts...)
+}
+
+// describeText is the guidance followed by each tool's definition.
+func describeText(r *DescribeResult) string {
+	var b strings.Builder
+	b.WriteString(r.Guidance)
+	b.WriteString("\n# Tools\n")
+	for _, t := range r.Tools {
+		schema, _ := json.MarshalIndent(t.InputSchema, "", "  ")
+		fmt.Fprintf(&b, "\n## %s (command %s)\n\n%s\n\n```json\n%s\n```\n", t.Name, t.Command, t.Description, schema)
+	}
+	return b.String()
+}
+
+func note(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "note: " + s
+}
+
+func warnings(ws []hashline.Warning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = "warning: " + w.Message
+	}
+	return out
+}
+
+// block joins the parts that are not empty, each ending in one newline, so
+// headers, content and diffs read as one text whatever endings they carry.
+func block(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		b.WriteString(p)
+		if !strings.HasSuffix(p, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
