@@ -218,6 +218,11 @@ func TestConnectionIsSession(t *testing.T) {
 func TestArgumentsCheckedByTheServer(t *testing.T) {
 	_, disk := workspaceDir(t, map[string]string{"f.txt": "a\n"})
 	cs := connect(t, disk)
+	elsewhere := t.TempDir()
+	existing, created := filepath.Join(elsewhere, "there.txt"), filepath.Join(elsewhere, "new.txt")
+	if err := os.WriteFile(existing, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		tool  string
 		args  map[string]any
@@ -237,8 +242,9 @@ func TestArgumentsCheckedByTheServer(t *testing.T) {
 		{"hashline_read", map[string]any{"path": "f.txt", "session": "other"}, "INVALID_ARGUMENT", "session"},
 		{"hashline_edit", map[string]any{"path": "f.txt", "tag": "ABCD", "ops": "CUT 1.=1", "turn": "t1"}, "INVALID_ARGUMENT", "turn"},
 		{"hashline_read", map[string]any{"path": "../outside.txt"}, "PATH_OUTSIDE_WORKSPACE", "path"},
-		{"hashline_read", map[string]any{"path": "/etc/hostname"}, "PATH_OUTSIDE_WORKSPACE", "path"},
-		{"hashline_write", map[string]any{"path": "/tmp/hashline-mcp-outside.txt", "content": "x"}, "PATH_OUTSIDE_WORKSPACE", "path"},
+		{"hashline_read", map[string]any{"path": existing}, "PATH_OUTSIDE_WORKSPACE", "path"},
+		{"hashline_read", map[string]any{"path": "file://" + existing}, "PATH_OUTSIDE_WORKSPACE", "path"},
+		{"hashline_write", map[string]any{"path": created, "content": "x"}, "PATH_OUTSIDE_WORKSPACE", "path"},
 	} {
 		t.Run(fmt.Sprintf("%s %v", tc.tool, tc.args), func(t *testing.T) {
 			r := call(t, cs, tc.tool, tc.args)
@@ -252,7 +258,7 @@ func TestArgumentsCheckedByTheServer(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat("/tmp/hashline-mcp-outside.txt"); err == nil {
+	if _, err := os.Stat(created); err == nil {
 		t.Fatal("a write outside the workspace landed")
 	}
 }
