@@ -107,8 +107,10 @@ func (s *Server) handler(sess Session, tool *sdk.Tool) sdk.ToolHandler {
 		if res == nil {
 			res, err = sess.Execute(ctx, cmd, args)
 		}
-		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-			return nil, ctx.Err()
+		if err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil) {
+			// Cancelled before anything was written: the request is
+			// answered as cancelled.
+			return nil, err
 		}
 		if err != nil {
 			s.log().Warn("tool call failed", zap.String("tool", tool.Name), zap.Error(err))
