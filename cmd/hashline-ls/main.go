@@ -11,6 +11,7 @@
 //	hashline-ls patch [--patch FILE]                  (patch from stdin without --patch)
 //	hashline-ls describe
 //	hashline-ls version
+//	hashline-ls mcp [--root DIR]... [--no-editor] [--status]  (MCP on stdin and stdout)
 //
 // Each verb prints the result's text, the same text every editor front end
 // shows: on stdout for a success, on stderr for a failure ("CODE: message"
@@ -52,6 +53,7 @@ const usage = `usage:
   hashline-ls patch [--patch FILE] [--json]                      patch from stdin without --patch
   hashline-ls describe [--json]
   hashline-ls version
+  hashline-ls mcp [--root DIR]... [--no-editor] [--status]      serve the tools over MCP on stdin/stdout
 `
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -66,6 +68,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "mcp":
+		return runMCP(rest, stdin, stdout, stderr)
 	}
 	c := cli{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet(verb, flag.ContinueOnError)

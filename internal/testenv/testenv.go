@@ -75,6 +75,17 @@ func Editor(t testing.TB, name string) string {
 	return ""
 }
 
+// NotInstalled skips the test, or fails it where the editors are required,
+// because a real client it drives (an npm package, a program) is missing;
+// install says how to install it.
+func NotInstalled(t testing.TB, what, install string) {
+	t.Helper()
+	if required(RequireEditors) {
+		t.Fatalf("%s is not installed, and %s is set: %s", what, RequireEditors, install)
+	}
+	t.Skipf("%s is not installed: %s, or set %s to fail instead", what, install, RequireEditors)
+}
+
 // SharedPath is where ../shared/elem... is from the module root, whether
 // or not it exists. Tests run in their package's folder, so the root is
 // the nearest folder above it that holds go.mod.

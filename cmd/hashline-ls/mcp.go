@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+
+	"hashline-ls/commands"
+	"hashline-ls/mcp"
+	"hashline-ls/workspace"
+)
+
+const mcpUsage = `usage: hashline-ls mcp [--root DIR]... [--no-editor] [--editor PID] [--log-file FILE] [--log-level LEVEL]
+       hashline-ls mcp --status [--root DIR]... [--no-editor] [--editor PID]
+
+Serves the hashline tools over MCP on stdin/stdout. The workspace is the
+--root folders, else the current folder. --status prints what would serve
+them: a running editor's hashline-ls, or the disk.
+`
+
+// runMCP is the mcp verb.
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, mcpUsage) }
+	var roots []string
+	fs.Func("root", "a workspace folder (repeatable; default: the current folder)", func(s string) error {
+		roots = append(roots, s)
+		return nil
+	})
+	noEditor := fs.Bool("no-editor", false, "work on the disk even when an editor holds the folder")
+	editor := fs.Int("editor", 0, "the pid of the editor to serve through, when several hold the folder")
+	status := fs.Bool("status", false, "print what would serve the folders, and exit")
+	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), mcpUsage)
+		return 2
+	}
+	if len(roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(stderr, "TOOL_FAILED: %v\n", err)
+			return 1
+		}
+		roots = []string{wd}
+	}
+	ws, err := workspace.New(roots...)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: --root: %v\n", err)
+		return 2
+	}
+	route, err := mcp.FindRoute(ws.List(), *editor, *noEditor)
+	if *status {
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, route)
+		return 0
+	}
+	log, closeLog, lerr := newLogger(*logFile, *logLevel, stderr)
+	if lerr != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", lerr)
+		return 2
+	}
+	defer closeLog()
+	if err != nil {
+		log.Error("the editor asked for cannot serve", zap.Error(err))
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	if route.Editor != nil {
+		log.Warn("an editor holds the folder, but this build serves the disk", zap.Int("editor", route.Editor.Serving.PID))
+	}
+	log.Info("hashline-ls serving MCP on stdio", zap.String("version", commands.Version), zap.Strings("roots", ws.List()))
+	srv := &mcp.Server{Backend: mcp.NewDisk(ws, log), Log: log}
+	t := &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
+	if err := srv.Serve(context.Background(), t); err != nil {
+		log.Error("the MCP connection failed", zap.Error(err))
+		return 1
+	}
+	log.Info("hashline-ls exiting: the MCP connection ended")
+	return 0
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

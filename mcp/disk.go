@@ -1,0 +1,70 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+
+	"go.uber.org/zap"
+
+	"hashline-ls/commands"
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+	"hashline-ls/hashline/blocks"
+	"hashline-ls/workspace"
+)
+
+// Disk runs the commands on the files on disk, confined to its roots, with
+// the shell verbs' atomic writes, but keeping what each session was shown.
+type Disk struct {
+	cmds *commands.Server
+	next atomic.Int64 // numbers the sessions
+}
+
+// NewDisk returns a Disk over roots, with sessions of its own.
+func NewDisk(roots *workspace.Roots, log *zap.Logger) *Disk {
+	return &Disk{cmds: &commands.Server{
+		Roots:    roots,
+		Sessions: hashline.NewSessions(),
+		Source:   documents.Disk{},
+		Sink:     documents.Disk{},
+		Blocks:   blocks.New(),
+		Log:      log,
+	}}
+}
+
+// Open starts a session nothing else can name.
+func (d *Disk) Open(context.Context) (Session, error) {
+	return &diskSession{d: d, name: fmt.Sprintf("mcp-%d", d.next.Add(1))}, nil
+}
+
+type diskSession struct {
+	d    *Disk
+	name string
+}
+
+func (s *diskSession) Execute(ctx context.Context, command string, args json.RawMessage) (json.RawMessage, error) {
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["session"] = s.name
+	withSession, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.d.cmds.Execute(ctx, command, withSession)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+func (s *diskSession) Close() error {
+	s.d.cmds.Sessions.End(s.name)
+	return nil
+}

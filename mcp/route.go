@@ -1,0 +1,76 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"hashline-ls/endpoint"
+)
+
+// Route is what serves an MCP process's roots: a running editor's server,
+// or the disk.
+type Route struct {
+	Roots  []string
+	Folder string           // the endpoint folder looked in; "" when none was
+	Editor *endpoint.Choice // nil: the disk
+	Disk   string           // why the disk, when it is
+}
+
+// FindRoute looks up which editor serves roots (canonical folders). editor,
+// when not 0, asks for that editor's server; noEditor chooses the disk.
+// The error is kept for an editor asked for that cannot serve.
+func FindRoute(roots []string, editor int, noEditor bool) (Route, error) {
+	r := Route{Roots: roots}
+	if noEditor {
+		r.Disk = "--no-editor"
+		return r, nil
+	}
+	reg, err := endpoint.Open()
+	if err != nil {
+		if editor != 0 {
+			return r, err
+		}
+		r.Disk = err.Error()
+		return r, nil
+	}
+	r.Folder = reg.Dir()
+	list, err := reg.List()
+	if err != nil {
+		return r, fmt.Errorf("list the editors in %s: %w", reg.Dir(), err)
+	}
+	ch, err := endpoint.Choose(list, roots, editor)
+	var e *endpoint.Error
+	if errors.As(err, &e) && e.Code == endpoint.CodeNoEditor && editor == 0 {
+		r.Disk = e.Msg
+		return r, nil
+	}
+	if err != nil {
+		return r, err
+	}
+	r.Editor = &ch
+	return r, nil
+}
+
+// String is the route as --status prints it.
+func (r Route) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "roots: %s\n", strings.Join(r.Roots, ", "))
+	if r.Folder != "" {
+		fmt.Fprintf(&b, "editors: %s\n", r.Folder)
+	}
+	if r.Editor == nil {
+		fmt.Fprintf(&b, "serving: disk (%s)\n", r.Disk)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "serving: %s, workspace folder %s\n", editorLine(r.Editor.Serving), r.Editor.Folder)
+	for _, o := range r.Editor.Others {
+		fmt.Fprintf(&b, "also holding it: %s; pick it with --editor %d\n", editorLine(o), o.PID)
+	}
+	return b.String()
+}
+
+func editorLine(i endpoint.Info) string {
+	return fmt.Sprintf("editor pid %d (hashline-ls %s, started %s)", i.PID, i.Version, i.Started.Local().Format(time.DateTime))
+}

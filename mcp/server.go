@@ -1,0 +1,177 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+
+	"hashline-ls/commands"
+	"hashline-ls/hashline"
+)
+
+// Name is the serverInfo name the server answers initialize with.
+const Name = "hashline-ls"
+
+// Backend runs the commands of MCP connections.
+type Backend interface {
+	// Open starts the session of one connection.
+	Open(ctx context.Context) (Session, error)
+}
+
+// Session runs commands for one connection.
+type Session interface {
+	// Execute runs command with args (one JSON object, without a session
+	// argument) and returns the result object as JSON. The error is kept
+	// for faults that leave no result.
+	Execute(ctx context.Context, command string, args json.RawMessage) (json.RawMessage, error)
+	// Close ends the session.
+	Close() error
+}
+
+// Server serves MCP connections on a Backend. Its fields are set before
+// the first Serve.
+type Server struct {
+	Backend Backend
+	Log     *zap.Logger
+}
+
+// Serve serves one connection over t until it ends. The connection is one
+// session, closed when Serve returns.
+func (s *Server) Serve(ctx context.Context, t sdk.Transport) error {
+	sess, err := s.Backend.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	srv := sdk.NewServer(&sdk.Implementation{Name: Name, Version: commands.Version}, &sdk.ServerOptions{
+		Instructions: commands.Guidance(),
+		// Tools only: no logging, prompts or resources to offer.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	for _, tool := range Tools() {
+		srv.AddTool(tool, s.handler(sess, tool))
+	}
+	return srv.Run(ctx, t)
+}
+
+// Tools are describe's tools as MCP tools. The input schema is passed on
+// as the JSON describe's schema marshals to, so what tools/list sends is
+// those bytes.
+func Tools() []*sdk.Tool {
+	var out []*sdk.Tool
+	for _, t := range commands.Tools() {
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			panic(fmt.Sprintf("the schema of %s does not marshal: %v", t.Name, err))
+		}
+		out = append(out, &sdk.Tool{
+			Name:        t.Name,
+			Title:       t.DisplayName,
+			Description: t.Description,
+			InputSchema: json.RawMessage(schema),
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: readOnly(t.Command)},
+		})
+	}
+	return out
+}
+
+// readOnly reports the commands that never change a file.
+func readOnly(command string) bool {
+	return command == commands.CmdRead || command == commands.CmdGrep
+}
+
+// command maps a tool name to its command.
+func command(tool string) string {
+	for _, t := range commands.Tools() {
+		if t.Name == tool {
+			return t.Command
+		}
+	}
+	return ""
+}
+
+func (s *Server) handler(sess Session, tool *sdk.Tool) sdk.ToolHandler {
+	cmd := command(tool.Name)
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args, refusal, err := arguments(tool.Name, req.Params.Arguments)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		res := refusal
+		if res == nil {
+			res, err = sess.Execute(ctx, cmd, args)
+		}
+		if err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil) {
+			// Cancelled before anything was written: the request is
+			// answered as cancelled.
+			return nil, err
+		}
+		if err != nil {
+			s.log().Warn("tool call failed", zap.String("tool", tool.Name), zap.Error(err))
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		return toolResult(res)
+	}
+}
+
+// hostArgs are the arguments a host sets over executeCommand. Over MCP the
+// connection is the session, so a model may not name another.
+var hostArgs = []string{"session", "turn"}
+
+// arguments checks that raw is one JSON object without host arguments. A
+// host argument is refused with a result the model can act on; anything
+// but an object is a protocol fault.
+func arguments(tool string, raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 || strings.TrimSpace(string(raw)) == "null" {
+		return json.RawMessage("{}"), nil, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, nil, fmt.Errorf("the arguments of %s must be one JSON object", tool)
+	}
+	for _, k := range hostArgs {
+		if _, ok := m[k]; ok {
+			return nil, refuse(hashline.CodeInvalidArgument, k,
+				fmt.Sprintf("argument %s: %s takes no %s over MCP, where each connection is its own session: send the call again without it", k, tool, k)), nil
+		}
+	}
+	return raw, nil, nil
+}
+
+// refuse is the result of a call the MCP edge refuses before any command
+// runs.
+func refuse(code hashline.Code, field, msg string) json.RawMessage {
+	b, _ := json.Marshal(commands.Refuse(code, field, msg))
+	return b
+}
+
+// toolResult answers a call with the result's rendered text, for hosts that
+// show models the content, and the result object, for hosts (Codex) that
+// show them structuredContent; the object carries the same text.
+func toolResult(res json.RawMessage) (*sdk.CallToolResult, error) {
+	var head struct {
+		OK   bool   `json:"ok"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(res, &head); err != nil {
+		return nil, fmt.Errorf("the result is not a JSON object: %w", err)
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: head.Text}},
+		StructuredContent: res,
+		IsError:           !head.OK,
+	}, nil
+}
+
+func (s *Server) log() *zap.Logger {
+	if s.Log == nil {
+		return zap.NewNop()
+	}
+	return s.Log
+}
