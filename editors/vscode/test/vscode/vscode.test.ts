@@ -236,9 +236,9 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.equal(r.bufferAfterEdit, GREET.replace('hello {name}', 'hi {name}') + 'TYPED = 42', 'the edit landed in the open buffer and kept the unsaved line');
     const confirmEdit = dialogs.find((d) => d.text.includes('Edit greet.py?'));
     assert.ok(confirmEdit, `VS Code asked before the edit; dialogs: ${JSON.stringify(dialogs)}`);
-    assert.match(confirmEdit.text, /PUT 2\.=2:/, 'the confirmation shows the ops');
-    // The dialog renders the Markdown as HTML text, so runs of spaces collapse.
-    assert.match(confirmEdit.text, /\+\s+return f"hi \{name\}"/, 'the confirmation shows the new rows');
+    assert.match(confirmEdit.text, /^PUT 2\.=2:$/m, 'the confirmation shows the ops');
+    // The dialog's text as rendered: a space HTML collapsed is gone from it.
+    assert.match(confirmEdit.text, /^\+ {4}return f"hi \{name\}"$/m, `the confirmation shows the new row with its four spaces: ${JSON.stringify(confirmEdit.text)}`);
     assert.ok(dialogs.some((d) => d.text.includes('Write notes.txt?')), 'VS Code asked before the write');
     assert.equal(dialogs.length, 2, `only the write and the edit asked first, not the read or the grep: ${JSON.stringify(dialogs)}`);
 
