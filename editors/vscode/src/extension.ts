@@ -17,7 +17,7 @@ import {
 
 import toolEntries from './generated/tools.json';
 import type { ToolEntry } from './manifest';
-import { findServer } from './serverPath';
+import { describeSource, findServer } from './serverPath';
 import { wrapped } from './settings';
 import { HashlineTool, resultText, type CommandRunner } from './tools';
 
@@ -27,6 +27,8 @@ const READ_SCHEME = 'hashline-read';
 const PEOPLE_SESSION = 'vscode-show-read';
 
 let output: vscode.OutputChannel;
+/** The folder the extension is installed in, where its bundled server is. */
+let extensionPath = '';
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
 /** Why the server is not running, told to the model and the user. */
@@ -60,8 +62,10 @@ async function showStartError(message: string): Promise<void> {
 async function startClient(): Promise<void> {
   const found = findServer({
     configured: vscode.workspace.getConfiguration('hashline').get<string>('serverPath') ?? '',
+    extensionPath,
     envPath: process.env.PATH,
     platform: process.platform,
+    arch: process.arch,
     home: os.homedir(),
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     isExecutable,
@@ -71,7 +75,8 @@ async function startClient(): Promise<void> {
     void showStartError(found.message);
     return;
   }
-  output.appendLine(`[hashline] starting ${found.path} --stdio (from ${found.source === 'setting' ? 'hashline.serverPath' : 'PATH'})`);
+  const from = describeSource(found.source);
+  output.appendLine(`[hashline] starting ${found.path} --stdio (${from})`);
   // No `transport` here: with one, the client would add its own --stdio.
   const serverOptions: ServerOptions = { command: found.path, args: ['--stdio'] };
   const clientOptions: LanguageClientOptions = {
@@ -87,6 +92,8 @@ async function startClient(): Promise<void> {
   try {
     await c.start();
     notRunning = '';
+    const version = c.initializeResult?.serverInfo?.version ?? 'of unknown version';
+    output.appendLine(`[hashline] running hashline-ls ${version}: ${found.path} (${from})`);
   } catch (err) {
     notRunning = `hashline-ls (${found.path}) did not start: ${err instanceof Error ? err.message : String(err)}`;
     void showStartError(notRunning);
@@ -157,6 +164,7 @@ class ReadProvider implements vscode.TextDocumentContentProvider {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('Hashline');
+  extensionPath = context.extensionPath;
   context.subscriptions.push(output);
 
   for (const entry of toolEntries as ToolEntry[]) {
