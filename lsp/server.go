@@ -25,6 +25,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/documents"
+	"hashline-ls/endpoint"
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
@@ -36,6 +37,8 @@ type Server struct {
 	log  *zap.Logger
 	docs *documents.Store
 	cmds *commands.Server
+	// bridge is the endpoint for hashline-ls mcp processes (bridge.go).
+	bridge *bridge
 
 	mu       sync.Mutex // guards the fields below
 	state    state
@@ -59,15 +62,22 @@ const (
 // Serve runs a server on rw until the client exits or the stream ends, and
 // returns the process exit code: 0 after shutdown and exit, 1 otherwise.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger) int {
+	return serve(ctx, rw, log, nil)
+}
+
+// serve is Serve, publishing the bridge endpoint in reg when it is set.
+func serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, reg *endpoint.Registry) int {
 	if log == nil {
 		log = zap.NewNop()
 	}
 	s := New(log)
+	s.bridge.reg = reg
 	conn := jsonrpc2.NewConn(newStream(rw, log))
 	s.conn = conn
 	// Once Serve returns no answer can reach the client, and a command
 	// waiting for a didChange would wait out its land timeout.
 	defer s.cancelAll()
+	defer s.bridge.close()
 	conn.Go(ctx, s.handle)
 	select {
 	case code := <-s.exit:
@@ -100,7 +110,8 @@ func New(log *zap.Logger) *Server {
 		inflight: map[string]context.CancelFunc{},
 		exit:     make(chan int, 1),
 	}
-	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log}
+	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
+	s.bridge = newBridge(s)
 	return s
 }
 
@@ -147,9 +158,10 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		if err != nil {
 			return reply(ctx, nil, err)
 		}
-		return reply(ctx, res, nil)
+		return reply(ctx, s.bridge.initialize(req.Params(), res), nil)
 	case protocol.MethodShutdown:
 		s.shutdown()
+		s.bridge.close()
 		return reply(ctx, nil, nil)
 	case protocol.MethodWorkspaceExecuteCommand:
 		s.executeCommand(ctx, call, reply)
@@ -185,6 +197,7 @@ func (s *Server) notification(ctx context.Context, req jsonrpc2.Request) {
 	case protocol.MethodTextDocumentDidSave:
 	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
 		err = s.didChangeFolders(params)
+		s.bridge.publish()
 	case protocol.MethodWorkspaceDidChangeConfiguration:
 		err = s.didChangeConfiguration(params)
 	default:
