@@ -18,7 +18,7 @@ import (
 
 // registry is a fresh endpoint folder of this user. Its path is kept
 // short: a socket path has little room.
-func registry(t *testing.T) *endpoint.Registry {
+func registry(t testing.TB) *endpoint.Registry {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "hlb")
 	if err != nil {
@@ -47,7 +47,7 @@ func fakeEditor(t *testing.T, reg *endpoint.Registry, opts lsptest.Options, file
 
 // bridgeTo chooses, as hashline-ls mcp does, the editor in reg that holds
 // root, and returns a Bridge to it for that root.
-func bridgeTo(t *testing.T, reg *endpoint.Registry, root string) *Bridge {
+func bridgeTo(t testing.TB, reg *endpoint.Registry, root string) *Bridge {
 	t.Helper()
 	list, err := reg.List()
 	if err != nil {
