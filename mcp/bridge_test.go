@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"hashline-ls/commands"
 	"hashline-ls/endpoint"
 	"hashline-ls/hashline"
 	"hashline-ls/lsp/lsptest"
@@ -377,5 +381,75 @@ func TestBridgeStaleEntryIsRemoved(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(reg.Dir()); len(ents) != 0 {
 		t.Fatalf("the stale entry is still there: %v", ents)
+	}
+}
+
+// An edit the editor goes away in the middle of may have landed: it is not
+// run again on the disk, and the model is told to read first.
+func TestBridgeEditorGoesAwayMidEdit(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	// The editor answers applied and then never reports the text: the
+	// server waits for it when the editor goes away.
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
+	done := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "hashline_edit",
+			Arguments: map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	e.AwaitApply()
+	e.Disconnect()
+	res := <-done
+	if res == nil {
+		t.FailNow()
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	if !res.IsError || !strings.HasPrefix(text, "TOOL_FAILED: the editor went away while it ran hashline.edit, which may have changed the file: read it before doing anything else") ||
+		!strings.Contains(text, "warning: the editor with pid ") {
+		t.Fatalf("the cut-off edit: %q", text)
+	}
+	if got := diskText(t, e, "greet.py"); got != greet {
+		t.Fatalf("the edit was run again on the disk: %q", got)
+	}
+}
+
+// A call cancelled while the editor works on it is cancelled in the
+// editor's server too ($/cancelRequest with its id), and what the server
+// answers, here that the edit was applied, is still the result.
+func TestBridgeCancel(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	sess, err := bridgeTo(t, reg, e.Root()).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	read, err := sess.Execute(context.Background(), commands.CmdRead, json.RawMessage(`{"path":"greet.py"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Tag string }
+	json.Unmarshal(read, &r)
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		e.AwaitApply()
+		cancel()
+	}()
+	args, _ := json.Marshal(map[string]any{"path": "greet.py", "tag": r.Tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	res, err := sess.Execute(ctx, commands.CmdEdit, args)
+	if err != nil {
+		t.Fatalf("the cancelled edit: %v", err)
+	}
+	if !strings.Contains(string(res), "the editor applied the edit to "+e.Path("greet.py")+", but the wait for its text was cancelled") {
+		t.Fatalf("the cancelled edit's result: %s", res)
 	}
 }

@@ -125,7 +125,7 @@ func (c *editorConn) call(ctx context.Context, method string, params, result any
 			t := time.NewTimer(cancelGrace)
 			defer t.Stop()
 			grace = t.C
-			if n, err := jsonrpc2.NewNotification(endpoint.MethodCancel, map[string]any{"id": id}); err == nil {
+			if n, err := jsonrpc2.NewNotification(endpoint.MethodCancel, map[string]any{"id": &id}); err == nil {
 				_, _ = c.stream.Write(context.Background(), n)
 			}
 		}
