@@ -29,11 +29,18 @@ import (
 // holds workspace folders, and serves each connection with a command
 // server of its own over the editor's documents and sink.
 
+// Endpoints is where a server publishes its bridge endpoint: a registry,
+// or, when there is none, why (initialize tells the editor).
+type Endpoints struct {
+	Registry *endpoint.Registry
+	Problem  error
+}
+
 // ServePublished is Serve for a server that also publishes its bridge
-// endpoint in reg once initialized, and withdraws it when the editor shuts
+// endpoint in ep once initialized, and withdraws it when the editor shuts
 // it down or goes away.
-func ServePublished(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, reg *endpoint.Registry) int {
-	return serve(ctx, rw, log, reg)
+func ServePublished(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
+	return serve(ctx, rw, log, ep)
 }
 
 // NewStream frames JSON-RPC messages on rw as the language server does:
@@ -84,9 +91,10 @@ func (b *bridge) initialize(params json.RawMessage, res any) any {
 	o := p.InitializationOptions
 	b.mu.Lock()
 	b.save = o.SaveDocument || o.Hashline.SaveDocument
+	told := b.reg != nil || b.problem != ""
 	b.mu.Unlock()
 	b.publish()
-	if b.reg == nil {
+	if !told {
 		return res
 	}
 	m, ok := res.(map[string]any)

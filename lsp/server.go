@@ -25,7 +25,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/documents"
-	"hashline-ls/endpoint"
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
@@ -62,16 +61,19 @@ const (
 // Serve runs a server on rw until the client exits or the stream ends, and
 // returns the process exit code: 0 after shutdown and exit, 1 otherwise.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger) int {
-	return serve(ctx, rw, log, nil)
+	return serve(ctx, rw, log, Endpoints{})
 }
 
-// serve is Serve, publishing the bridge endpoint in reg when it is set.
-func serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, reg *endpoint.Registry) int {
+// serve is Serve, publishing the bridge endpoint where ep says.
+func serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
 	if log == nil {
 		log = zap.NewNop()
 	}
 	s := New(log)
-	s.bridge.reg = reg
+	s.bridge.reg = ep.Registry
+	if ep.Registry == nil && ep.Problem != nil {
+		s.bridge.problem = ep.Problem.Error()
+	}
 	conn := jsonrpc2.NewConn(newStream(rw, log))
 	s.conn = conn
 	// Once Serve returns no answer can reach the client, and a command
