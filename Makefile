@@ -41,9 +41,11 @@ lint: vet
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
-# Benchmarks, each stated as a ratio to the baseline measured in the same run.
+# Benchmarks, each stated as a ratio to the baseline measured in the same
+# run; the bridge's (./mcp/) measure their baseline, the editor's own
+# executeCommand, in the same loop, and state percentiles.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
 
 # Drift recovery's torture test at full size: 100,000 random edits on files
 # changed behind the session's back, judged by what the test knows of each

@@ -15,6 +15,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
+import { endpointLine, SAVE_DOCUMENT, saveDocument, type SaveParams } from './bridge';
 import toolEntries from './generated/tools.json';
 import type { ToolEntry } from './manifest';
 import { describeSource, findServer } from './serverPath';
@@ -83,17 +84,20 @@ async function startClient(): Promise<void> {
     // Every file buffer, whatever its language: a read must see unsaved
     // typing in any file the model may touch.
     documentSelector: [{ scheme: 'file' }],
-    initializationOptions: () => wrapped(section()),
+    // saveDocument: this extension answers hashline/saveDocument (bridge.ts).
+    initializationOptions: () => ({ hashline: { ...wrapped(section()).hashline, saveDocument: true } }),
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
   };
   const c = new LanguageClient('hashline', 'Hashline', serverOptions, clientOptions);
   client = c;
+  c.onRequest(SAVE_DOCUMENT, (p: SaveParams) => saveDocument(p, vscode.workspace.textDocuments, (uri) => vscode.Uri.parse(uri, true).fsPath));
   try {
     await c.start();
     notRunning = '';
     const version = c.initializeResult?.serverInfo?.version ?? 'of unknown version';
     output.appendLine(`[hashline] running hashline-ls ${version}: ${found.path} (${from})`);
+    output.appendLine(endpointLine(c.initializeResult));
   } catch (err) {
     notRunning = `hashline-ls (${found.path}) did not start: ${err instanceof Error ? err.message : String(err)}`;
     void showStartError(notRunning);
