@@ -34,9 +34,12 @@ lint: vet
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
-# Benchmarks, each stated as a ratio to the baseline measured in the same run.
+# Benchmarks, each stated as a ratio to the baseline measured in the same run,
+# and edits through the Neovim plugin in each installed Neovim beside the
+# same edits through the pipe client.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ && \
+	  $(GO) test -run '^$$' -bench NeovimEdit2000 -benchtime 1x ./e2e/; } | tee /dev/stderr | awk -f scripts/benchratio.awk
 
 # Drift recovery's torture test at full size: 100,000 random edits on files
 # changed behind the session's back, judged by what the test knows of each

@@ -1,7 +1,9 @@
 #!/usr/bin/awk -f
 # Reads `go test -bench` output on stdin and states every benchmark as a
 # ratio to its package's baseline, measured in the same run, so the figures
-# hold on any machine. Repeated runs (-count) are averaged. Exits 1 when a
+# hold on any machine. Repeated runs (-count) are averaged. A benchmark that
+# reports latencies (p50-ms beside the pipe client's pipe-p50-ms, measured in
+# the same run) is stated beside that baseline instead. Exits 1 when a
 # benchmark misses its target.
 #
 #   go test -run '^$' -bench . -benchmem ./hashline/ | awk -f scripts/benchratio.awk
@@ -19,6 +21,8 @@ BEGIN {
 	target["Edit"] = 4
 	target["Recover"] = 20
 	target["DidChange10MB"] = 2
+	# Milliseconds a median latency may exceed the pipe client's.
+	over["NeovimEdit2000"] = 5
 }
 
 /^pkg: / { pkg = $2 }
@@ -36,6 +40,7 @@ BEGIN {
 		if ($i == "ns/op") ns[key] += $(i - 1)
 		if ($i == "allocs/op") allocs[key] += $(i - 1)
 		if ($i == "B/op") bytes[key] += $(i - 1)
+		if ($i ~ /-ms$/) ms[key, $i] += $(i - 1)
 	}
 }
 
@@ -45,6 +50,10 @@ END {
 		key = order[k]
 		split(key, part, SUBSEP)
 		p = part[1]; name = part[2]
+		if ((key, "p50-ms") in ms) {
+			latency(key, p, name)
+			continue
+		}
 		avg = ns[key] / runs[key]
 		line = sprintf("%-26s %12.0f ns/op %10.0f B/op %7.0f allocs/op", name, avg, bytes[key] / runs[key], allocs[key] / runs[key])
 		bname = (p in baseline) ? baseline[p] : "Baseline"
@@ -73,4 +82,24 @@ END {
 		exit 1
 	}
 	exit missed
+}
+
+# latency prints a benchmark that reports medians and 90th percentiles
+# beside the pipe client's, and holds its median to its target.
+function latency(key, p, name,   n, base, line, d) {
+	n = runs[key]
+	base = name
+	sub(/\/.*/, "", base)
+	line = sprintf("%-26s p50 %7.2f ms  p90 %7.2f ms  beside the pipe client's p50 %5.2f ms  p90 %5.2f ms",
+		name, ms[key, "p50-ms"] / n, ms[key, "p90-ms"] / n, ms[key, "pipe-p50-ms"] / n, ms[key, "pipe-p90-ms"] / n)
+	if (base in over) {
+		d = (ms[key, "p50-ms"] - ms[key, "pipe-p50-ms"]) / n
+		line = line sprintf("  (p50 +%.2f ms, target <= +%g ms) %s", d, over[base], d <= over[base] ? "ok" : "MISSED")
+		if (d > over[base]) missed = 1
+	}
+	if (p != lastpkg) {
+		print p
+		lastpkg = p
+	}
+	print "  " line
 }

@@ -26,6 +26,12 @@ function T.check(ok, name, detail)
   return ok
 end
 
+-- record writes a line of data for the test to read, "name value".
+function T.record(name, value)
+  out:write(name .. " " .. tostring(value) .. "\n")
+  out:flush()
+end
+
 function T.wait(ms, predicate)
   return vim.wait(ms, predicate, 10)
 end
