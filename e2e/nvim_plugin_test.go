@@ -22,13 +22,13 @@ import (
 // failed".
 func TestNeovimPlugin(t *testing.T) {
 	bin := buildServer(t)
-	for _, nv := range testenv.Neovims(t)[:1] {
+	for _, nv := range testenv.Neovims(t) {
 		t.Run(nv.Name, func(t *testing.T) {
 			nvim := nv.Use(t)
 			for _, script := range []string{
 				"session.lua",  // the API, races with the user, unshown files, write, MV, REM, the commands, :checkhealth
 				"adapters.lua", // the codecompanion and avante tool adapters, and the help file's tags
-				"compat.lua",   // the start-up paths of Neovim 0.8-0.10 and 0.11, with their APIs stood in for
+				"startup.lua",  // how the server starts and buffers attach, on the path each version takes
 				"enable.lua",   // vim.lsp.enable("hashline") without setup(), on Neovim 0.11 and later
 			} {
 				t.Run(strings.TrimSuffix(script, ".lua"), func(t *testing.T) {

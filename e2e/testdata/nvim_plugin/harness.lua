@@ -37,8 +37,10 @@ function T.wait(ms, predicate)
 end
 
 -- The plugin is put on the runtimepath here, before startup loads plugins,
--- as a plugin manager would.
-vim.opt.runtimepath:prepend(T.env.plugin)
+-- as a plugin manager would (unless the script does that itself).
+if T.env.plugin ~= nil and T.env.plugin ~= "" then
+  vim.opt.runtimepath:prepend(T.env.plugin)
+end
 
 -- run calls fn after startup: plugin/ scripts are loaded by then, and fn
 -- runs from the event loop rather than inside VimEnter, where the
