@@ -134,6 +134,14 @@ T.run(function()
   check(vim.fn.isdirectory(T.path("new/deeper")) == 1 and T.disk("new/deeper/made.txt") ~= nil, "the folders and the file exist on disk", nil)
   local nb = vim.fn.bufnr(T.path("new/deeper/made.txt"))
   check(nb > 0 and T.text(nb) == "made\nhere" and hl.is_attached(nb), "its buffer holds the content and is attached", nb > 0 and T.text(nb))
+  -- When Neovim fails to apply the edit, the folders made for it go again.
+  local apply = vim.lsp.handlers["workspace/applyEdit"]
+  vim.lsp.handlers["workspace/applyEdit"] = function()
+    error("refused for this test")
+  end
+  local fw = hl.write_sync({ path = "never/made.txt", content = "x\n" })
+  vim.lsp.handlers["workspace/applyEdit"] = apply
+  check(fw and fw.ok == false and vim.fn.isdirectory(T.path("never")) == 0, "a write whose edit fails leaves no folder behind", fw)
 
   -- 8. MV, with the file shown in a window.
   vim.cmd("split mv_src.txt")
