@@ -195,8 +195,9 @@ function M.handler(err, params, ctx, cfg)
   if type(params) ~= "table" then
     return vim.lsp.handlers["workspace/applyEdit"](err, params, ctx, cfg)
   end
-  local made = make_folders(params)
-  local counts = line_counts(params)
+  local made_ok, made = pcall(make_folders, params)
+  local counts_ok, counts = pcall(line_counts, params)
+  made, counts = made_ok and made or {}, counts_ok and counts or {}
   loading = {}
   local ok, result = pcall(vim.lsp.handlers["workspace/applyEdit"], err, unlabelled(params), ctx, cfg)
   local loaded = loading

@@ -340,7 +340,7 @@ function M.is_attached(buf)
   return vim.lsp.buf_is_attached(buf, c.id) and true or false
 end
 
--- Called by plugin/hashline.lua for every buffer read, created or added.
+-- Called by hashline.hooks for every buffer read, created or added.
 function M._on_buffer(buf)
   if apply.defer_attach(buf) then
     return
@@ -355,7 +355,7 @@ function M._on_buffer(buf)
   end
 end
 
--- Called by plugin/hashline.lua on BufEnter.
+-- Called by hashline.hooks on BufEnter.
 function M._on_enter(buf)
   if M.is_file_buffer(buf) then
     state.last_file_buf = buf
@@ -389,7 +389,7 @@ function M.configure()
     -- Assigned, not merged: a second setup() replaces the config whole.
     vim.lsp.config[NAME] = M.enable_config()
     if config.values.autostart then
-      -- enable() attaches buffers that have a filetype; plugin/hashline.lua
+      -- enable() attaches buffers that have a filetype; hashline.hooks
       -- attaches the rest (files with no filetype, buffers an edit loads).
       vim.lsp.enable(NAME)
     end
