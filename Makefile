@@ -43,9 +43,12 @@ lint: vet
 
 # Benchmarks, each stated as a ratio to the baseline measured in the same
 # run; the bridge's (./mcp/) measure their baseline, the editor's own
-# executeCommand, in the same loop, and state percentiles.
+# executeCommand, in the same loop, and state percentiles; edits through the
+# Neovim plugin in each installed Neovim are stated beside the same edits
+# through the pipe client.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ && \
+	  $(GO) test -run '^$$' -bench NeovimEdit2000 -benchtime 1x ./e2e/; } | tee /dev/stderr | awk -f scripts/benchratio.awk
 
 # Drift recovery's torture test at full size: 100,000 random edits on files
 # changed behind the session's back, judged by what the test knows of each
