@@ -1,0 +1,214 @@
+package search
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"testing"
+
+	"hashline-ls/hashline"
+)
+
+// reference is the plain search: hashline's lines, each matched alone.
+func reference(t testing.TB, expr, text string, limit int) []int {
+	t.Helper()
+	re := regexp.MustCompile(expr)
+	tx := hashline.NewText(text)
+	var out []int
+	for n := 1; n <= tx.Len() && (limit < 0 || len(out) < limit); n++ {
+		if re.MatchString(tx.Line(n)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var patterns = []string{
+	`func\s+\w+Handler`, `zzzqqqxxx`, `useState\(|useEffect\(`, `alpha`, `^alpha$`, `^`, `$`, `^$`, `a*`,
+	`(?i)handler`, `(?i)HANDLER|kelvin`, `(?i)ſtate`, `[Hh]andler`, `\bx\b`, `\Bx`, `x\B`, `\Ax`, `x\z`, `^\s*$`,
+	`\s+$`, `[^a]`, `(?s).`, `(?s)a.b`, `a\nb`, `a\rb|alpha`, `[\r\n]`, `\d{3}`, `[A-Z][a-z]+\d+`, `é`, `(?i)é`,
+	`caf.`, "\uFEFF", `(?m)^a`, `(?U)a+?b`, `(alpha|beta)+`, `x?y`, `(?:ab){2,}`, `[^\x00-\x{10FFFF}]`, `.\r?$`,
+	`\Qa.b\E`, `(?i)k`, `K`, `(?i)s`, `bet[a]`, `\x00`,
+}
+
+var texts = []string{
+	"",
+	"\n",
+	"alpha\nbeta\nalphabet\n",
+	"x\r\nalpha  \r\n",
+	"one\rtwo\ralpha\r",
+	"mixed\n\r\nalpha\r\r\nbeta",
+	"\uFEFFalpha\nbeta",
+	"\uFEFF",
+	"\uFEFF\n\uFEFFalpha\n",
+	"no final alpha",
+	"\n\n\n",
+	"a\nb\na\rb\r\n",
+	"func  \n  fooHandler()\nfunc barHandler() {}\n",
+	"FUNC x HANDLER\nuseState(1)\nuseEffect(() => {})\nuseStat(\n",
+	"caf\xe9\n\xff\xfe\ncafé\n",
+	"K\u212A k\nſtate STATE\nx y\nxx\n\tx\n",
+	"123 abc Abc12\r\n\r\n  \n \t \nababab\n",
+	"a.b\nab\nzzzqqqxxx\n\x00\n",
+	strings.Repeat("filler line\n", 50) + "alpha\n" + strings.Repeat("y", 70000) + "\nbeta\r\n",
+	strings.Repeat("H", 5000) + "Handler func xHandler\n" + strings.Repeat("HandleHan\n", 300) + "func HHandler\n",
+}
+
+func TestLinesMatchReference(t *testing.T) {
+	for _, expr := range patterns {
+		p, err := Compile(expr)
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		for i, text := range texts {
+			for _, limit := range []int{-1, 1, 2} {
+				want := reference(t, expr, text, limit)
+				if got := p.LinesString(text, limit); !reflect.DeepEqual(got, want) {
+					t.Errorf("%q in text %d (limit %d): lines %v, want %v", expr, i, limit, got, want)
+				}
+			}
+		}
+	}
+}
+
+// A text given a part at a time, each part ending after an LF, gives the
+// lines the whole text does.
+func TestScannerInParts(t *testing.T) {
+	for _, expr := range patterns {
+		p := mustCompile(t, expr)
+		for i, text := range texts {
+			want := reference(t, expr, text, -1)
+			for _, step := range []int{1, 2, 7} {
+				s := p.newScanner(-1)
+				seen := 0
+				for end := 0; end < len(text); end++ {
+					if text[end] == '\n' {
+						if seen++; seen%step == 0 {
+							s.feed([]byte(text[:end+1]), false)
+						}
+					}
+				}
+				s.feed([]byte(text), true)
+				if !reflect.DeepEqual(s.lines, want) {
+					t.Errorf("%q in text %d, fed every %d lines: %v, want %v", expr, i, step, s.lines, want)
+				}
+				// The same parts given alone, each after the one before.
+				s, seen, from := p.newScanner(-1), 0, 0
+				for end := 0; end < len(text); end++ {
+					if text[end] == '\n' {
+						if seen++; seen%step == 0 {
+							s.feed([]byte(text[from:end+1]), false)
+							s.rebase()
+							from = end + 1
+						}
+					}
+				}
+				s.feed([]byte(text[from:]), true)
+				if !reflect.DeepEqual(s.lines, want) {
+					t.Errorf("%q in text %d, in parts of %d lines: %v, want %v", expr, i, step, s.lines, want)
+				}
+			}
+		}
+	}
+}
+
+func mustCompile(t testing.TB, expr string) *Pattern {
+	t.Helper()
+	p, err := Compile(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCompileErrorsAreRegexps(t *testing.T) {
+	for _, expr := range []string{`(a`, `a**`, `[z-a]`, `\8`, `(?<x)`} {
+		_, err := Compile(expr)
+		_, want := regexp.Compile(expr)
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%q: error %v, want %v", expr, err, want)
+		}
+	}
+}
+
+// The literal each pattern is searched by: strings with /i look in any
+// case; "none" means no line can match, "" that there is no literal.
+func TestRequiredLiterals(t *testing.T) {
+	cases := []struct {
+		expr string
+		want string
+	}{
+		{`zzzqqqxxx`, "zzzqqqxxx"},
+		{`func\s+\w+Handler`, "Handler"},
+		{`useState\(|useEffect\(`, "useState( useEffect("},
+		{`(?i)handler`, "handler/i"},
+		{`(?i)useState`, "tate/i"}, // s has a non-ASCII case, ſ
+		{`(?i)k`, ""},
+		{`[Hh]andler`, "handler/i"}, // the parser folds [Hh] into h in any case
+		{`^\s*return\b`, "return"},
+		{`(foo|bar)+baz`, "baz"},
+		{`(foo|bar)+`, "foo bar"},
+		{`a\nb`, "none"},
+		{`\d+`, ""},
+		{`x?y`, "y"},
+		{`a|`, ""},
+		{`é+`, "é"},
+		{`(?i)é`, ""},
+		{`a(?i:bcd)e`, "abcde/i"},
+		{`[ab][cd]xy`, "acxy adxy bcxy bdxy"},
+	}
+	for _, c := range cases {
+		tree, err := syntax.Parse(c.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, ok := requiredLiterals(tree.Simplify())
+		got := ""
+		switch {
+		case ok && len(set) == 0:
+			got = "none"
+		case ok:
+			var parts []string
+			for _, l := range set {
+				parts = append(parts, string(l.s)+map[bool]string{true: "/i"}[l.fold])
+			}
+			got = strings.Join(parts, " ")
+		}
+		if got != c.want {
+			t.Errorf("%q: literals %q, want %q", c.expr, got, c.want)
+		}
+	}
+}
+
+func FuzzLines(f *testing.F) {
+	for i, text := range texts {
+		f.Add(uint(i), text)
+	}
+	f.Fuzz(func(t *testing.T, which uint, text string) {
+		expr := patterns[which%uint(len(patterns))]
+		p := mustCompile(t, expr)
+		want := reference(t, expr, text, -1)
+		if got := p.LinesString(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in %q: %v, want %v", expr, text, got, want)
+		}
+	})
+}
+
+func BenchmarkLines(b *testing.B) {
+	var sb strings.Builder
+	for i := range 200000 {
+		fmt.Fprintf(&sb, "\tvalue := parse%d(ctx, offset)\n", i)
+	}
+	text := []byte(sb.String())
+	for _, expr := range []string{`zzzqqqxxx`, `func\s+\w+Handler`, `(?i)handler`, `[A-Z]{3}\d`} {
+		p := mustCompile(b, expr)
+		b.Run(expr, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				p.Lines(text, -1)
+			}
+		})
+	}
+}
