@@ -80,11 +80,8 @@ func analyze(re *syntax.Regexp) facts {
 	case syntax.OpAlternate:
 		return alternate(re.Sub)
 	case syntax.OpPlus:
+		// Simplify leaves no counted repetition: x{2,} is xx+.
 		return facts{required: analyze(re.Sub[0]).best()}
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return facts{required: analyze(re.Sub[0]).best()}
-		}
 	}
 	return facts{}
 }
@@ -281,12 +278,15 @@ func newCursor(l *literal) cursor {
 const stale = -2
 
 // Retuning the pivot: after missLimit misses at more than one per
-// missSpan bytes, the pivot becomes the literal's byte that is rarest in
-// the next sampleBytes of the text.
+// missSpan bytes, over at least retuneSpan bytes, the pivot becomes the
+// literal's byte that is rarest in the next sampleBytes of the text. The
+// span keeps the sampling to a small part of the search where no byte of
+// the literal is rare.
 const (
 	missLimit   = 16
 	missSpan    = 256
-	sampleBytes = 8192
+	retuneSpan  = 64 << 10
+	sampleBytes = 8 << 10
 )
 
 // next returns the first position at or after pos where l occurs in t,
@@ -307,7 +307,7 @@ func (l *literal) next(t []byte, pos int, c *cursor) int {
 			return s
 		}
 		from = q + 1
-		if c.misses++; c.misses > missLimit && q-c.since < c.misses*missSpan {
+		if c.misses++; c.misses > missLimit && q-c.since >= retuneSpan && q-c.since < c.misses*missSpan {
 			// The pivot is common in this text: start again from this
 			// position with a rarer one.
 			s := q - c.pivot + 1

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -54,6 +55,8 @@ var texts = []string{
 	"a.b\nab\nzzzqqqxxx\n\x00\n",
 	strings.Repeat("filler line\n", 50) + "alpha\n" + strings.Repeat("y", 70000) + "\nbeta\r\n",
 	strings.Repeat("H", 5000) + "Handler func xHandler\n" + strings.Repeat("HandleHan\n", 300) + "func HHandler\n",
+	// Past retuneSpan with a common pivot, so the search picks another.
+	strings.Repeat("SHIFT(1) HANDLE alpha\n", 3200) + "func aHandler\n" + strings.Repeat("usestate USESTATE\n", 3800) + "useState(\n",
 }
 
 func TestLinesMatchReference(t *testing.T) {
@@ -63,8 +66,12 @@ func TestLinesMatchReference(t *testing.T) {
 			t.Fatalf("%q: %v", expr, err)
 		}
 		for i, text := range texts {
+			all := reference(t, expr, text, -1)
 			for _, limit := range []int{-1, 1, 2} {
-				want := reference(t, expr, text, limit)
+				want := all
+				if limit >= 0 && len(all) > limit {
+					want = all[:limit]
+				}
 				if got := p.LinesString(text, limit); !reflect.DeepEqual(got, want) {
 					t.Errorf("%q in text %d (limit %d): lines %v, want %v", expr, i, limit, got, want)
 				}
@@ -76,38 +83,34 @@ func TestLinesMatchReference(t *testing.T) {
 // A text given a part at a time, each part ending after an LF, gives the
 // lines the whole text does.
 func TestScannerInParts(t *testing.T) {
-	for _, expr := range patterns {
-		p := mustCompile(t, expr)
-		for i, text := range texts {
+	for i, text := range texts {
+		b := []byte(text)
+		var ends []int // just past each LF
+		for at := 0; ; {
+			j := bytes.IndexByte(b[at:], '\n')
+			if j < 0 {
+				break
+			}
+			at += j + 1
+			ends = append(ends, at)
+		}
+		for _, expr := range patterns {
+			p := mustCompile(t, expr)
 			want := reference(t, expr, text, -1)
 			for _, step := range []int{1, 2, 7} {
-				s := p.newScanner(-1)
-				seen := 0
-				for end := 0; end < len(text); end++ {
-					if text[end] == '\n' {
-						if seen++; seen%step == 0 {
-							s.feed([]byte(text[:end+1]), false)
-						}
-					}
+				grown, parts := p.newScanner(-1), p.newScanner(-1)
+				from := 0
+				for k := step - 1; k < len(ends); k += step {
+					grown.feed(b[:ends[k]], false)
+					// The same part given alone, after the one before.
+					parts.feed(b[from:ends[k]], false)
+					parts.rebase()
+					from = ends[k]
 				}
-				s.feed([]byte(text), true)
-				if !reflect.DeepEqual(s.lines, want) {
-					t.Errorf("%q in text %d, fed every %d lines: %v, want %v", expr, i, step, s.lines, want)
-				}
-				// The same parts given alone, each after the one before.
-				s, seen, from := p.newScanner(-1), 0, 0
-				for end := 0; end < len(text); end++ {
-					if text[end] == '\n' {
-						if seen++; seen%step == 0 {
-							s.feed([]byte(text[from:end+1]), false)
-							s.rebase()
-							from = end + 1
-						}
-					}
-				}
-				s.feed([]byte(text[from:]), true)
-				if !reflect.DeepEqual(s.lines, want) {
-					t.Errorf("%q in text %d, in parts of %d lines: %v, want %v", expr, i, step, s.lines, want)
+				grown.feed(b, true)
+				parts.feed(b[from:], true)
+				if !reflect.DeepEqual(grown.lines, want) || !reflect.DeepEqual(parts.lines, want) {
+					t.Errorf("%q in text %d, parts of %d lines: %v and %v, want %v", expr, i, step, grown.lines, parts.lines, want)
 				}
 			}
 		}
@@ -158,6 +161,8 @@ func TestRequiredLiterals(t *testing.T) {
 		{`(?i)é`, ""},
 		{`a(?i:bcd)e`, "abcde/i"},
 		{`[ab][cd]xy`, "acxy adxy bcxy bdxy"},
+		{`[ab][cd][ef][gh][ij]x`, "ix jx"}, // 32 strings are too many; the run starts over
+		{`a{3,}`, "aa"},                    // simplified to aa followed by a+
 	}
 	for _, c := range cases {
 		tree, err := syntax.Parse(c.expr, syntax.Perl)
