@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 
-.PHONY: install test vscode-test vet bench fuzz lint torture
+.PHONY: install test vscode-test vet bench grepbench fuzz lint torture
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -34,9 +34,17 @@ lint: vet
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
-# Benchmarks, each stated as a ratio to the baseline measured in the same run.
+# Benchmarks, each stated as a ratio to the baseline measured in the same
+# run; then grep against ripgrep.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./search/ ./commands/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	$(MAKE) grepbench
+
+# hashline-ls grep and rg on the same trees, generated and real, in one run:
+# the same matches, and the time as a ratio to rg's (scripts/grepbench).
+grepbench:
+	@dir=$$(mktemp -d) && $(GO) build -o $$dir/hashline-ls ./cmd/hashline-ls && \
+		$(GO) run ./scripts/grepbench -bin $$dir/hashline-ls; status=$$?; rm -rf $$dir; exit $$status
 
 # Drift recovery's torture test at full size: 100,000 random edits on files
 # changed behind the session's back, judged by what the test knows of each
