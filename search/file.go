@@ -158,11 +158,12 @@ func (r *Reader) whole(f *rawFile, size int64, limit int) Found {
 // readPiece reads once into b, at offset read of a file of size bytes when
 // opened, and says whether the file ended: a regular file reads short only
 // at its end, so once its size is read a short read saves the call that
-// would return nothing.
+// would return nothing. A file whose size reads as 0, as some file systems
+// report for generated files, is read until a read returns nothing.
 func readPiece(f *rawFile, b []byte, read, size int64) (int, bool, error) {
 	n, err := f.read(b)
 	if err != nil {
 		return 0, false, err
 	}
-	return n, n == 0 || n < len(b) && read+int64(n) >= size, nil
+	return n, n == 0 || size > 0 && n < len(b) && read+int64(n) >= size, nil
 }

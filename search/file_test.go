@@ -90,3 +90,17 @@ func TestIsBinary(t *testing.T) {
 		}
 	}
 }
+
+// A file whose size reads as 0 but which holds more than one read gives,
+// as the files of /proc do, is read to its end.
+func TestReaderFileOfUnknownSize(t *testing.T) {
+	const path = "/proc/self/smaps"
+	if b, err := os.ReadFile(path); err != nil || len(b) < 8192 {
+		t.Skipf("no %s longer than a page here (%v): nothing to check", path, err)
+	}
+	r := &Reader{Pattern: mustCompile(t, `.`), MaxBytes: 1 << 30}
+	got := r.File(path, -1)
+	if got.Skip != NotSkipped || len(got.Text) < 8192 || !strings.HasSuffix(got.Text, "\n") || len(got.Lines) != strings.Count(got.Text, "\n") {
+		t.Fatalf("%s: skip %d, %d lines, %d bytes", path, got.Skip, len(got.Lines), len(got.Text))
+	}
+}
