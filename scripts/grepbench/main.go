@@ -115,11 +115,10 @@ func measure(r row, bin, before, rg string, runs int, target float64) bool {
 	if before != "" {
 		cmds = append(cmds, hlArgs(before, r.pattern))
 	}
-	ts, err := timeAll(r.dir, cmds, runs)
+	ts, hash, err := timeRow(r.dir, cmds, runs)
 	check(err)
 	hl, rgm := parseHashline(ts[0].out), parseRg(ts[1].out)
 	same, diff := compare(hl, rgm)
-	hash := hashTime(r.dir, rgm)
 	floor := ts[1].median + hash
 	ratio, floorRatio := float64(ts[0].median)/float64(ts[1].median), float64(ts[0].median)/float64(floor)
 	verdict, failed := "", false
@@ -141,10 +140,8 @@ func measure(r row, bin, before, rg string, runs int, target float64) bool {
 	return failed
 }
 
-// hashTime is the median time SHA-256 takes over the files with matches,
-// held in memory, one goroutine per core: the part of grep's work rg does
-// not do.
-func hashTime(dir string, matches map[string]match) time.Duration {
+// matchedFiles reads the files that have matches into memory.
+func matchedFiles(dir string, matches map[string]match) [][]byte {
 	paths := map[string]bool{}
 	for _, m := range matches {
 		paths[m.path] = true
@@ -155,27 +152,28 @@ func hashTime(dir string, matches map[string]match) time.Duration {
 		check(err)
 		bodies = append(bodies, b)
 	}
-	var samples []time.Duration
-	for range 3 {
-		next := make(chan []byte, len(bodies))
-		for _, b := range bodies {
-			next <- b
-		}
-		close(next)
-		start := time.Now()
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Go(func() {
-				for b := range next {
-					sha256.Sum256(b)
-				}
-			})
-		}
-		wg.Wait()
-		samples = append(samples, time.Since(start))
+	return bodies
+}
+
+// hashAll times SHA-256 over the bodies, one goroutine per core: the part
+// of grep's work, minting tags, that rg does not do.
+func hashAll(bodies [][]byte) time.Duration {
+	next := make(chan []byte, len(bodies))
+	for _, b := range bodies {
+		next <- b
 	}
-	slices.Sort(samples)
-	return samples[1]
+	close(next)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for b := range next {
+				sha256.Sum256(b)
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
 }
 
 func hlArgs(bin, pattern string) []string {
@@ -247,17 +245,20 @@ func reactCopies(work, corpus string, n int) (string, error) {
 	return dir, nil
 }
 
-// timeAll runs each command once to warm the page cache and keep its
-// output, then runs them in turn, so noise from other work on the machine
-// falls on all of them alike, then once more under GNU time for peak RSS.
-func timeAll(dir string, cmds [][]string, runs int) ([]timing, error) {
+// timeRow runs each command once to warm the page cache and keep its
+// output (rg's, the second, tells which files matched), then runs them and
+// the hashing of those files in turn, so noise from other work on the
+// machine falls on all of them alike, then each command once more under
+// GNU time for its peak RSS.
+func timeRow(dir string, cmds [][]string, runs int) ([]timing, time.Duration, error) {
 	out := make([]timing, len(cmds))
-	samples := make([][]time.Duration, len(cmds))
+	samples := make([][]time.Duration, len(cmds)+1)
+	var bodies [][]byte
 	for r := -1; r < runs; r++ {
 		for i, c := range cmds {
 			d, stdout, err := run(dir, c)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if r < 0 {
 				out[i].out = stdout
@@ -265,13 +266,21 @@ func timeAll(dir string, cmds [][]string, runs int) ([]timing, error) {
 			}
 			samples[i] = append(samples[i], d)
 		}
+		if r < 0 {
+			bodies = matchedFiles(dir, parseRg(out[1].out))
+			continue
+		}
+		samples[len(cmds)] = append(samples[len(cmds)], hashAll(bodies))
+	}
+	for i := range samples {
+		slices.Sort(samples[i])
 	}
 	for i, c := range cmds {
-		slices.Sort(samples[i])
 		out[i].median = samples[i][len(samples[i])/2]
 		out[i].rssKB = peakRSS(dir, c)
 	}
-	return out, nil
+	hash := samples[len(cmds)]
+	return out, hash[len(hash)/2], nil
 }
 
 func run(dir string, argv []string) (time.Duration, []byte, error) {
