@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"regexp/syntax"
@@ -31,7 +32,7 @@ var patterns = []string{
 	`(?i)handler`, `(?i)HANDLER|kelvin`, `(?i)ſtate`, `[Hh]andler`, `\bx\b`, `\Bx`, `x\B`, `\Ax`, `x\z`, `^\s*$`,
 	`\s+$`, `[^a]`, `(?s).`, `(?s)a.b`, `a\nb`, `a\rb|alpha`, `[\r\n]`, `\d{3}`, `[A-Z][a-z]+\d+`, `é`, `(?i)é`,
 	`caf.`, "\uFEFF", `(?m)^a`, `(?U)a+?b`, `(alpha|beta)+`, `x?y`, `(?:ab){2,}`, `[^\x00-\x{10FFFF}]`, `.\r?$`,
-	`\Qa.b\E`, `(?i)k`, `K`, `(?i)s`, `bet[a]`, `\x00`,
+	`\Qa.b\E`, `(?i)k`, `K`, `(?i)s`, `bet[a]`, `\x00`, `ACTIONS\(3999\)`, `(?i)actions\(3999`, `(?i)ction\(3999`,
 }
 
 var texts = []string{
@@ -57,7 +58,14 @@ var texts = []string{
 	strings.Repeat("H", 5000) + "Handler func xHandler\n" + strings.Repeat("HandleHan\n", 300) + "func HHandler\n",
 	// Past retuneSpan with a common pivot, so the search picks another.
 	strings.Repeat("SHIFT(1) HANDLE alpha\n", 3200) + "func aHandler\n" + strings.Repeat("usestate USESTATE\n", 3800) + "useState(\n",
+	tableText,
 }
+
+// tableText is a parser's table, where every byte of ACTIONS(3999) is
+// common and the literal itself rare, so the search looks for two bytes at
+// once; the last hit is in the part it looks at one position at a time.
+var tableText = strings.Repeat("  [1234] = ACTIONS(3969), SHIFT(99),\n", 1500) + "  [7] = ACTIONS(3999), x\n" +
+	strings.Repeat("  [1234] = ACTIONS(3969), SHIFT(99),\r\n", 1500) + "actions(3999)\nACTIONS(3999)"
 
 func TestLinesMatchReference(t *testing.T) {
 	for _, expr := range patterns {
@@ -113,6 +121,19 @@ func TestScannerInParts(t *testing.T) {
 					t.Errorf("%q in text %d, parts of %d lines: %v and %v, want %v", expr, i, step, grown.lines, parts.lines, want)
 				}
 			}
+		}
+	}
+}
+
+// Where no byte of the literal is rare, the search goes over to looking
+// for two at once.
+func TestPairSearchEngages(t *testing.T) {
+	for _, expr := range []string{`ACTIONS\(3999\)`, `(?i)ction\(3999`} {
+		p := mustCompile(t, expr)
+		s := p.newScanner(-1)
+		s.feed([]byte(tableText), true)
+		if c := s.cursors[0]; c.pair < 0 || !reflect.DeepEqual(s.lines, reference(t, expr, tableText, -1)) {
+			t.Errorf("%q: pair %d, lines %v", expr, c.pair, s.lines)
 		}
 	}
 }
@@ -230,5 +251,40 @@ func BenchmarkLines(b *testing.B) {
 				p.Lines(text, -1)
 			}
 		})
+	}
+}
+
+// pairScan finds what a plain search finds, from every position, in exact
+// and in any case, whichever two bytes it looks for.
+func TestPairScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "aAbB(9 \n"
+	for range 200 {
+		text := make([]byte, rng.IntN(70))
+		for i := range text {
+			text[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		for _, fold := range []bool{false, true} {
+			l := newLiteral(lit{s: "ab(9"[:2+rng.IntN(3)], fold: fold})
+			for i := range l.s {
+				for j := range l.s {
+					if i == j {
+						continue
+					}
+					for pos := range len(text) + 1 {
+						want := -1
+						for s := pos; s+len(l.s) <= len(text); s++ {
+							if l.equal(text[s : s+len(l.s)]) {
+								want = s
+								break
+							}
+						}
+						if got := l.pairScan(text, pos, i, j); got != want {
+							t.Fatalf("%q in %q from %d, bytes %d and %d, fold %v: %d, want %d", l.s, text, pos, i, j, fold, got, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }
