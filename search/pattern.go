@@ -7,11 +7,11 @@
 // is not part of the line, and a leading UTF-8 BOM is not content; line N
 // here is line N of hashline.Text. The expression never runs on the whole
 // text, where a match could cross a line end or meet ^ and $ elsewhere: a
-// literal that every match must contain is looked for with a byte search,
-// and the expression then runs on each line holding one. An expression
-// with no such literal runs on every line, which the standard package
-// does faster than a search of the whole text, whose automaton steps
-// every byte.
+// literal that every match must contain (analysis.go) is looked for with a
+// byte search (literal.go), and the expression then runs on each line
+// holding one. An expression with no such literal runs on every line,
+// which the standard package does faster than a search of the whole text,
+// whose automaton steps every byte. Files are read in pieces (file.go).
 package search
 
 import (
