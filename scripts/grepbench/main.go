@@ -96,7 +96,7 @@ func main() {
 	}
 	fmt.Printf("%-20s %5s %6s %-18s %7s %9s %9s %6s %9s %6s %7s %7s", "tree", "files", "MB", "pattern", "matches", "hashline", "rg", "ratio", "floor", "ratio", "RSS MB", "rg RSS")
 	if *before != "" {
-		fmt.Printf(" %9s %6s", "before", "ratio")
+		fmt.Printf(" %9s %6s %7s", "before", "ratio", "RSS MB")
 	}
 	fmt.Println()
 	failed := false
@@ -134,7 +134,7 @@ func measure(r row, bin, before, rg string, runs int, target float64) bool {
 	fmt.Printf("%-20s %5d %6.1f %-18s %7d %9s %9s %5.1fx %9s %5.1fx %7.1f %7.1f", clip(r.tree, 20), files, float64(size)/1e6, clip(r.pattern, 18), len(hl),
 		ms(ts[0].median), ms(ts[1].median), ratio, ms(floor), floorRatio, float64(ts[0].rssKB)/1024, float64(ts[1].rssKB)/1024)
 	if before != "" {
-		fmt.Printf(" %9s %5.1fx", ms(ts[2].median), float64(ts[2].median)/float64(ts[1].median))
+		fmt.Printf(" %9s %5.1fx %7.1f", ms(ts[2].median), float64(ts[2].median)/float64(ts[1].median), float64(ts[2].rssKB)/1024)
 	}
 	fmt.Println(verdict)
 	return failed
