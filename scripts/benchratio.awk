@@ -16,6 +16,10 @@ BEGIN {
 	unit["hashline-ls/documents"] = "one copy of 10 MB"
 	baseline["hashline-ls/lsp"] = "ReadOpenBuffer2000"
 	unit["hashline-ls/lsp"] = "a read of the same buffer through the pipe"
+	baseline["hashline-ls/search"] = "Baseline"
+	unit["hashline-ls/search"] = "one count of the text's line endings"
+	baseline["hashline-ls/commands"] = "ReadTree"
+	unit["hashline-ls/commands"] = "reading every file of the tree once"
 	# The bridge's benchmarks time their baseline, the same call through
 	# the editor's own executeCommand, in their own loop, and report
 	# percentiles in microseconds (the -us metrics).
