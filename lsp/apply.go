@@ -76,7 +76,7 @@ const applyEditTimeout = 60 * time.Second
 func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Landed, error) {
 	caps := k.s.capabilities()
 	if !caps.Workspace.ApplyEdit {
-		return documents.Disk{}.Apply(ctx, cs)
+		return k.disk().Apply(ctx, cs)
 	}
 	if kind, ok := k.unsupported(cs, caps); ok {
 		// A file the editor does not hold can take the operation on disk;
@@ -86,7 +86,7 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 				return nil, hashline.Errorf(hashline.CodeToolFailed, "the editor cannot %s files through edits and holds %s open: close it, or do this outside the editor", kind, fc.Path)
 			}
 		}
-		return documents.Disk{}.Apply(ctx, cs)
+		return k.disk().Apply(ctx, cs)
 	}
 	edit := k.workspaceEdit(cs, caps)
 	after := k.s.docs.Seq()
@@ -98,6 +98,9 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 	}
 	return documents.NewLanding(cs).Await(ctx, k.s.docs, after, k.s.landTimeout())
 }
+
+// disk writes where the editor cannot, confined to the server's roots.
+func (k sink) disk() documents.Disk { return documents.Disk{Roots: k.s.cmds.Roots} }
 
 // applyEdit sends workspace/applyEdit and translates the editor's answer.
 func (k sink) applyEdit(ctx context.Context, params applyParams) error {

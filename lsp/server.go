@@ -100,6 +100,7 @@ func New(log *zap.Logger) *Server {
 		inflight: map[string]context.CancelFunc{},
 		exit:     make(chan int, 1),
 	}
+	docs.SetDisk(documents.Disk{Roots: roots})
 	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log}
 	return s
 }

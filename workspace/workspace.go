@@ -5,7 +5,9 @@
 // symbolic link, is refused with an error that says what to do instead.
 //
 // Resolution only inspects the file system (Lstat and symlink targets); it
-// never creates, opens, reads or writes a file.
+// never creates, opens, reads or writes a file. A name checked here may
+// change before it is used, so every use opens the file beneath its root
+// again (package confined).
 package workspace
 
 import (
@@ -419,6 +421,18 @@ func place(orig, joined, abs string, exists bool, preferred string, roots []stri
 		Rel:    filepath.ToSlash(abs[len(withSep(root)):]),
 		Exists: exists,
 	}, nil
+}
+
+// Within finds the root that holds abs, a canonical path Resolve returned,
+// and abs relative to it, so the file can be opened beneath that root. It
+// reports false when no root holds abs any more: the roots changed since.
+func (r *Roots) Within(abs string) (root, rel string, ok bool) {
+	for _, d := range r.snapshot() {
+		if inside(abs, d) {
+			return d, abs[len(withSep(d)):], true
+		}
+	}
+	return "", "", false
 }
 
 func outsideErr(orig, joined, abs string, roots []string) error {

@@ -1,0 +1,137 @@
+package lsp_test
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"hashline-ls/commands"
+	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
+)
+
+// How many calls each swap test makes: enough that the code before the
+// fix failed nearly every run.
+const (
+	readRounds = 1000
+	editRounds = 500
+)
+
+// swapped sets up, in a headless editor's workspace (the server reads and
+// writes the disk itself), sub/data.txt and sublink, a link to a folder
+// outside holding its own data.txt, and exchanges the two until the test
+// ends. It returns the outside file, a descriptor on the real sub wherever
+// it is named, and a func that stops the swaps and counts them.
+func swapped(t *testing.T, e *lsptest.Editor, insideText, outsideText string) (outsideFile string, inside *os.File, stop func() int) {
+	t.Helper()
+	e.WriteFile("sub/data.txt", insideText)
+	outside := t.TempDir()
+	outsideFile = filepath.Join(outside, "data.txt")
+	if err := os.WriteFile(outsideFile, []byte(outsideText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, e.Path("sublink")); err != nil {
+		t.Fatal(err)
+	}
+	inside, err := os.Open(e.Path("sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inside.Close() })
+	var swaps atomic.Int64
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			if err := unix.Renameat2(unix.AT_FDCWD, e.Path("sub"), unix.AT_FDCWD, e.Path("sublink"), unix.RENAME_EXCHANGE); err != nil {
+				t.Errorf("exchange: %v", err)
+				return
+			}
+			swaps.Add(1)
+		}
+	}()
+	var once sync.Once
+	stop = func() int {
+		once.Do(func() { close(quit) })
+		<-done
+		return int(swaps.Load())
+	}
+	t.Cleanup(func() { stop() })
+	return outsideFile, inside, stop
+}
+
+// A folder swapped for a link to outside the workspace while the server
+// reads and writes the disk through it: no read shows the outside file and
+// no edit changes it (issue 13, point 1).
+func TestDiskFolderSwappedForLink(t *testing.T) {
+	t.Run("read", func(t *testing.T) {
+		e := lsptest.New(t, lsptest.Options{Quiet: true})
+		_, _, stop := swapped(t, e, "inside\n", "outside\n")
+		served := 0
+		for i := 0; i < readRounds; i++ {
+			r, err := e.Exec(commands.CmdRead, map[string]any{"path": "sub/data.txt"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.OK && r.Tag != tagOf("inside\n") {
+				t.Fatalf("read %d (after %d swaps) showed the outside file: %s", i, stop(), r.Raw)
+			}
+			if r.OK {
+				served++
+			}
+		}
+		t.Logf("%d swaps, %d of %d reads served", stop(), served, readRounds)
+		if served == 0 {
+			t.Fatal("no read was served: the test proves nothing")
+		}
+	})
+	t.Run("edit", func(t *testing.T) {
+		e := lsptest.New(t, lsptest.Options{Quiet: true})
+		// One text on both sides, so an edit that reaches the outside file
+		// passes its tag check.
+		outsideFile, inside, stop := swapped(t, e, "x\n", "x\n")
+		landed := 0
+		for i := 0; i < editRounds; i++ {
+			r, err := e.Exec(commands.CmdEdit, map[string]any{"path": "sub/data.txt", "tag": tagOf("x\n"), "ops": "PUT >1:\n+y"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(outsideFile); string(b) != "x\n" {
+				t.Fatalf("edit %d (after %d swaps) replaced the outside file: %q", i, stop(), b)
+			}
+			if r.OK {
+				landed++
+				reset(t, inside, "data.txt", "x\n")
+			} else if r.Error.Code == hashline.CodeToolFailed {
+				t.Fatalf("edit %d: %s", i, r.Raw)
+			}
+		}
+		t.Logf("%d swaps, %d of %d edits landed", stop(), landed, editRounds)
+		if landed == 0 {
+			t.Fatal("no edit landed: the test proves nothing")
+		}
+	})
+}
+
+// reset writes text to name in the folder dir, wherever it is named now.
+func reset(t *testing.T, dir *os.File, name, text string) {
+	t.Helper()
+	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
