@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -67,9 +66,6 @@ type applyResult struct {
 
 const annotationID = "hashline"
 
-// applyEditTimeout bounds the wait for the editor's answer to applyEdit.
-const applyEditTimeout = 60 * time.Second
-
 // Apply sends cs as one workspace edit and has a documents.Landing decide
 // what landed. The store's Seq is noted first, so the Landing can tell the
 // editor's report of the edit from what came before it.
@@ -106,11 +102,12 @@ func (k sink) disk() documents.Disk { return documents.Disk{Roots: k.s.cmds.Root
 func (k sink) applyEdit(ctx context.Context, params applyParams) error {
 	var res applyResult
 	// A client that never answers must not hold the session forever.
-	callCtx, cancel := context.WithTimeout(ctx, applyEditTimeout)
+	bound := k.s.applyEditTimeout()
+	callCtx, cancel := context.WithTimeout(ctx, bound)
 	_, err := k.s.conn.Call(callCtx, protocol.MethodWorkspaceApplyEdit, params, &res)
 	cancel()
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-		return hashline.Errorf(hashline.CodeToolFailed, "the editor did not answer workspace/applyEdit within %s: check the editor (a dialog may be waiting), then read the file to see whether the edit landed", applyEditTimeout)
+		return hashline.Errorf(hashline.CodeToolFailed, "the editor did not answer workspace/applyEdit within %s (the applyEditTimeoutMs setting): check the editor (a dialog may be waiting), then read the file to see whether the edit landed", bound)
 	}
 	if err != nil && ctx.Err() != nil {
 		// The edit is on its way to the editor, which may still apply it:

@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -134,4 +135,22 @@ func reset(t *testing.T, dir *os.File, name, text string) {
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The wait for the editor's answer to applyEdit is the applyEditTimeoutMs
+// setting, and its failure names it (issue 13, point 12). Before, it was a
+// fixed 60 s.
+func TestApplyEditTimeoutSetting(t *testing.T) {
+	opts := lsptest.VSCode()
+	opts.InitOptions = map[string]any{"hashline": map[string]any{"applyEditTimeoutMs": 200}}
+	e := lsptest.New(t, opts)
+	e.WriteFile("a.txt", "a\n")
+	tag := e.Read("a.txt").Tag
+	e.SetBehaviour(lsptest.ApplyBehaviour{Unanswered: true})
+	r := e.Fail(commands.CmdEdit, map[string]any{"path": "a.txt", "tag": tag, "ops": "PUT 1.=1:\n+b"}, hashline.CodeToolFailed)
+	if !strings.Contains(r.Error.Message, "did not answer workspace/applyEdit within 200ms (the applyEditTimeoutMs setting)") {
+		t.Fatalf("edit = %s, want the applyEdit timeout named", r.Raw)
+	}
+	e.SetBehaviour(lsptest.ApplyBehaviour{})
+	stillServes(t, e)
 }

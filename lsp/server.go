@@ -256,6 +256,14 @@ func (s *Server) landTimeout() time.Duration {
 	return time.Duration(s.settings.LandTimeoutMs) * time.Millisecond
 }
 
+// applyEditTimeout is how long a write waits for the editor's answer to
+// workspace/applyEdit.
+func (s *Server) applyEditTimeout() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Duration(s.settings.ApplyEditTimeoutMs) * time.Millisecond
+}
+
 func (s *Server) capabilities() clientCaps {
 	s.mu.Lock()
 	defer s.mu.Unlock()
