@@ -1,13 +1,17 @@
 package lsp_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"golang.org/x/sys/unix"
 
 	"hashline-ls/commands"
@@ -154,3 +158,74 @@ func TestApplyEditTimeoutSetting(t *testing.T) {
 	e.SetBehaviour(lsptest.ApplyBehaviour{})
 	stillServes(t, e)
 }
+
+// A frame whose Content-Length lies, short or long, or noise between
+// frames: the frame is answered (a parse error when what was read of it
+// does not decode) and so is every request after it (issue 13, point 8).
+// Before the fix, the server answered the parse error and then nothing,
+// alive and deaf.
+func TestLyingFrames(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":"lying","method":"workspace/executeCommand","params":{"command":"hashline.read","arguments":[{"path":"a.txt"}]}}`
+	frame := func(length int) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", length, body) }
+	for _, c := range []struct {
+		name       string
+		raw        string
+		parseError bool // the lying frame is answered with a parse error
+		answered   bool // the lying frame is answered at all
+	}{
+		{name: "10 bytes short", raw: frame(len(body) - 10), parseError: true, answered: true},
+		{name: "40 bytes long", raw: frame(len(body) + 40), answered: true},
+		{name: "noise before a frame", raw: "garbage\r\nmore: garbage\r\n" + frame(len(body)), answered: true},
+		{name: "no number", raw: "Content-Length: many\r\n\r\n" + body},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := lsptest.New(t, lsptest.Options{Quiet: true})
+			e.WriteFile("a.txt", "a\n")
+			e.WriteBytes(c.raw)
+			stillServes(t, e)
+			stillServes(t, e)
+			if !c.answered {
+				return
+			}
+			select {
+			case r := <-e.FrameAnswers():
+				got := r.ID()
+				if b, _ := json.Marshal(&got); string(b) != `"lying"` {
+					t.Fatalf("answer for id %s, want \"lying\"", b)
+				}
+				if c.parseError != (rpcCode(r.Err()) == jsonrpc2.ParseError) {
+					t.Fatalf("answer = %v %s, parse error wanted: %v", r.Err(), r.Result(), c.parseError)
+				}
+			case <-time.After(callTimeout):
+				t.Fatal("the lying frame was never answered")
+			}
+		})
+	}
+}
+
+// A request whose id is "" is answered with the id "", not 0, and can be
+// cancelled by it (issue 13, point 9). jsonrpc2 v0.10.0 takes "" for 0.
+func TestEmptyStringID(t *testing.T) {
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile("a.txt", "a\n")
+	e.WriteBytes(frameOf(`{"jsonrpc":"2.0","id":"","method":"workspace/executeCommand","params":{"command":"hashline.read","arguments":[{"path":"a.txt"}]}}`))
+	e.WriteBytes(frameOf(`{"jsonrpc":"2.0","id":0,"method":"workspace/executeCommand","params":{"command":"hashline.describe","arguments":[{}]}}`))
+	stillServes(t, e)
+	var empty, zero map[string]json.RawMessage
+	for deadline := time.Now().Add(callTimeout); empty == nil || zero == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("answers on the wire: id \"\" %v, id 0 %v", empty, zero)
+		}
+		empty, _ = e.WireResponseRaw(`""`)
+		zero, _ = e.WireResponseRaw(`0`)
+	}
+	var r, d lsptest.Result
+	if json.Unmarshal(empty["result"], &r) != nil || !r.OK || r.Tag != tagOf("a\n") {
+		t.Fatalf("the answer to id \"\" is not the read: %s", empty["result"])
+	}
+	if json.Unmarshal(zero["result"], &d) != nil || !d.OK || d.Tag != "" || !strings.Contains(string(zero["result"]), `"tools"`) {
+		t.Fatalf("the answer to id 0 is not the describe: %.200s", zero["result"])
+	}
+}
+
+func frameOf(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }

@@ -241,6 +241,9 @@ func idKey(raw json.RawMessage) string {
 	}
 	var str string
 	if json.Unmarshal(raw, &str) == nil {
+		if str == "" {
+			return callKey(emptyID)
+		}
 		return fmt.Sprintf("%q", str)
 	}
 	return string(raw)
