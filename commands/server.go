@@ -7,6 +7,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,8 +133,9 @@ func (s *Server) execute(ctx context.Context, command string, args json.RawMessa
 	if !ok {
 		return nil, fmt.Errorf("%w %q: the commands are %s", ErrUnknownCommand, command, strings.Join(Commands(), ", "))
 	}
-	trimmed := strings.TrimSpace(string(args))
-	if trimmed == "" || trimmed == "null" {
+	// Bytes, not a string: arguments may be megabytes long.
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
 		args = json.RawMessage("{}")
 	} else if trimmed[0] != '{' {
 		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
@@ -212,7 +214,7 @@ func validate(command string, args json.RawMessage) *hashline.Error {
 	if sch == nil {
 		return nil
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(args)))
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
 		return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("the arguments are not valid JSON (%v): send one JSON object", err)}
 	}

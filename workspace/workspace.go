@@ -242,13 +242,14 @@ func checkInput(orig, p string) error {
 		}
 		return &Error{Kind: Invalid, Path: orig,
 			Msg: `path is empty: give a workspace-relative path such as "src/main.go"`}
+	case len(p) > maxPathLen:
+		// First, and without echoing the input, which may be arbitrarily
+		// large: every later message may quote it.
+		return &Error{Kind: Invalid, Path: orig,
+			Msg: fmt.Sprintf("path is %d bytes long, over the %d-byte limit: give a shorter workspace-relative path", len(p), maxPathLen)}
 	case strings.IndexByte(p, 0) >= 0:
 		return &Error{Kind: Invalid, Path: orig,
 			Msg: fmt.Sprintf("path %q contains a NUL byte: remove it and give a plain file path", orig)}
-	case len(p) > maxPathLen:
-		// The input is not echoed back: it may be arbitrarily large.
-		return &Error{Kind: Invalid, Path: orig,
-			Msg: fmt.Sprintf("path is %d bytes long, over the %d-byte limit: give a shorter workspace-relative path", len(p), maxPathLen)}
 	}
 	return nil
 }
