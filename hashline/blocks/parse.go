@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -94,6 +96,11 @@ func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*pa
 		tree.Close()
 		return nil, &parseError{line: line}
 	}
+	if n := firstErrorKind(root, errorKinds[g]); n != nil {
+		perr := &parseError{line: int(n.StartPoint().Row) + 1, why: "the parser reports " + article(nodeName(n.Type())) + " " + nodeName(n.Type())}
+		tree.Close()
+		return nil, perr
+	}
 	p := &parsed{lang: l, src: src, tree: tree, root: root, top: root}
 	p.starts, p.ends = lineIndex(src[:len(src)-suffix], prefix)
 	return p, nil
@@ -141,6 +148,77 @@ func firstError(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return n
+}
+
+// errorKinds holds, per grammar, a query for the node kinds besides ERROR
+// and MISSING that it produces only for input it cannot read as written,
+// such as tree-sitter-html's erroneous_end_tag for an end tag it could not
+// match (it loses track of deep nests of long tag names). HasError does
+// not see them; a tree holding one is no clean parse either. A kind is one
+// when its name says error; kinds a tree never shows (hidden ones, such as
+// the error-recovery tokens of external scanners) are left out. Nil for a
+// grammar without such kinds. A query is immutable, so one serves every
+// parse.
+var errorKinds = map[*sitter.Language]*sitter.Query{}
+
+func init() {
+	for _, g := range append([]*sitter.Language{tsxGrammar}, grammarsOf(languages)...) {
+		if _, done := errorKinds[g]; done {
+			continue
+		}
+		var patterns []string
+		for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
+			name := g.SymbolName(sym)
+			lower := strings.ToLower(name)
+			if !strings.Contains(lower, "error") && !strings.Contains(lower, "erroneous") {
+				continue
+			}
+			switch g.SymbolType(sym) {
+			case sitter.SymbolTypeRegular:
+				patterns = append(patterns, "("+name+") @error")
+			case sitter.SymbolTypeAnonymous:
+				patterns = append(patterns, strconv.Quote(name)+" @error")
+			}
+		}
+		errorKinds[g] = nil
+		if len(patterns) > 0 {
+			q, err := sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
+			if err != nil {
+				panic(fmt.Sprintf("blocks: the error kinds of a grammar do not make a query: %v", err))
+			}
+			errorKinds[g] = q
+		}
+	}
+}
+
+func grammarsOf(ls []*lang) []*sitter.Language {
+	gs := make([]*sitter.Language, len(ls))
+	for i, l := range ls {
+		gs[i] = l.grammar
+	}
+	return gs
+}
+
+// firstErrorKind finds the first node, in document order, that q matches.
+func firstErrorKind(root *sitter.Node, q *sitter.Query) *sitter.Node {
+	if q == nil {
+		return nil
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(q, root)
+	var first *sitter.Node
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return first
+		}
+		for _, c := range m.Captures {
+			if first == nil || c.Node.StartByte() < first.StartByte() {
+				first = c.Node
+			}
+		}
+	}
 }
 
 // hasFlowPragma reports whether the comments before a script's first token
