@@ -60,6 +60,8 @@ type Server struct {
 	// one per document.
 	sessionPermits permits
 	docPermits     permits
+
+	hookOnce sync.Once // sets the Sessions' drop hook on the first call
 }
 
 // Names of the commands, as executeCommand knows them.
@@ -120,6 +122,8 @@ var ErrUnknownCommand = errors.New("unknown command")
 // return is kept for protocol faults only: an unknown command, or arguments
 // that are not one JSON object.
 func (s *Server) Execute(ctx context.Context, command string, args json.RawMessage) (Result, error) {
+	// Here rather than where Sessions is made, so every front end has it.
+	s.hookOnce.Do(func() { s.Sessions.OnDrop(giveBack) })
 	res, err := s.execute(ctx, command, args)
 	if err != nil {
 		return nil, err

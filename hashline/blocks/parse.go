@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -96,7 +97,7 @@ func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*pa
 		tree.Close()
 		return nil, &parseError{line: line}
 	}
-	if n := firstErrorKind(root, errorKinds[g]); n != nil {
+	if n := firstErrorKind(root, errorQuery(g)); n != nil {
 		perr := &parseError{line: int(n.StartPoint().Row) + 1, why: "the parser reports " + article(nodeName(n.Type())) + " " + nodeName(n.Type())}
 		tree.Close()
 		return nil, perr
@@ -156,47 +157,45 @@ func firstError(n *sitter.Node) *sitter.Node {
 // match (it loses track of deep nests of long tag names). HasError does
 // not see them; a tree holding one is no clean parse either. A kind is one
 // when its name says error; kinds a tree never shows (hidden ones, such as
-// the error-recovery tokens of external scanners) are left out. Nil for a
-// grammar without such kinds. A query is immutable, so one serves every
-// parse.
-var errorKinds = map[*sitter.Language]*sitter.Query{}
+// the error-recovery tokens of external scanners) are left out. The query
+// is nil for a grammar without such kinds. It is made on the grammar's
+// first parse, so a server that parses nothing never reads the grammars'
+// tables, and a query is immutable, so one serves every parse after.
+var errorKinds = struct {
+	mu sync.Mutex // guards m
+	m  map[*sitter.Language]*sitter.Query
+}{m: map[*sitter.Language]*sitter.Query{}}
 
-func init() {
-	for _, g := range append([]*sitter.Language{tsxGrammar}, grammarsOf(languages)...) {
-		if _, done := errorKinds[g]; done {
+func errorQuery(g *sitter.Language) *sitter.Query {
+	errorKinds.mu.Lock()
+	defer errorKinds.mu.Unlock()
+	if q, done := errorKinds.m[g]; done {
+		return q
+	}
+	var patterns []string
+	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
+		name := g.SymbolName(sym)
+		lower := strings.ToLower(name)
+		if !strings.Contains(lower, "error") && !strings.Contains(lower, "erroneous") {
 			continue
 		}
-		var patterns []string
-		for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
-			name := g.SymbolName(sym)
-			lower := strings.ToLower(name)
-			if !strings.Contains(lower, "error") && !strings.Contains(lower, "erroneous") {
-				continue
-			}
-			switch g.SymbolType(sym) {
-			case sitter.SymbolTypeRegular:
-				patterns = append(patterns, "("+name+") @error")
-			case sitter.SymbolTypeAnonymous:
-				patterns = append(patterns, strconv.Quote(name)+" @error")
-			}
-		}
-		errorKinds[g] = nil
-		if len(patterns) > 0 {
-			q, err := sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
-			if err != nil {
-				panic(fmt.Sprintf("blocks: the error kinds of a grammar do not make a query: %v", err))
-			}
-			errorKinds[g] = q
+		switch g.SymbolType(sym) {
+		case sitter.SymbolTypeRegular:
+			patterns = append(patterns, "("+name+") @error")
+		case sitter.SymbolTypeAnonymous:
+			patterns = append(patterns, strconv.Quote(name)+" @error")
 		}
 	}
-}
-
-func grammarsOf(ls []*lang) []*sitter.Language {
-	gs := make([]*sitter.Language, len(ls))
-	for i, l := range ls {
-		gs[i] = l.grammar
+	var q *sitter.Query
+	if len(patterns) > 0 {
+		var err error
+		q, err = sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
+		if err != nil {
+			panic(fmt.Sprintf("blocks: the error kinds of a grammar do not make a query: %v", err))
+		}
 	}
-	return gs
+	errorKinds.m[g] = q
+	return q
 }
 
 // firstErrorKind finds the first node, in document order, that q matches.
