@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 
-.PHONY: install test vscode-test vet bench bench-memory fuzz lint torture
+.PHONY: install vsix test vscode-test vet bench bench-memory fuzz lint torture
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -16,6 +16,13 @@ install:
 	@echo
 	@echo "== wire it into Neovim (init.lua):"
 	@echo "   vim.lsp.start({ name = 'hashline', cmd = { '$(BIN)/hashline-ls', '--stdio' }, root_dir = vim.fn.getcwd() })"
+
+# The VS Code extension's .vsix files, in editors/vscode/dist/: one for
+# linux-x64 and one for linux-arm64 (where aarch64-linux-gnu-gcc is
+# installed), each carrying its own static hashline-ls, and a universal one
+# that carries none.
+vsix:
+	bash editors/vscode/scripts/package.sh
 
 # Every test: vet, the Go tests with the race detector, then the VS Code
 # extension's unit tests and its real VS Code test.
@@ -34,9 +41,11 @@ lint: vet
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
-# Benchmarks, each stated as a ratio to the baseline measured in the same run.
+# Benchmarks, each stated as a ratio to the baseline measured in the same
+# run; the bridge's (./mcp/) measure their baseline, the editor's own
+# executeCommand, in the same loop, and state percentiles.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
 
 # Memory as the kernel counts it, in processes of their own: the resident
 # size of a server idle, with 32 sessions at their store bound and once they

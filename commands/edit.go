@@ -100,9 +100,10 @@ func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArg
 // appliedEdit is an edit the sink wrote: its plan, the live text the plan
 // was proven against, and what the sink reports landed.
 type appliedEdit struct {
-	plan   *hashline.Plan
-	live   documents.Live
-	landed documents.Landed
+	plan    *hashline.Plan
+	live    documents.Live
+	landed  documents.Landed
+	unsaved []hashline.Warning // the files a Saver left unsaved
 }
 
 // applyEdit plans the edit against the live text and hands it to the sink.
@@ -125,7 +126,8 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		if err != nil {
 			return appliedEdit{}, err
 		}
-		landed, err := s.Sink.Apply(ctx, changeSet(plan, wp, dest, live))
+		cs := changeSet(plan, wp, dest, live)
+		landed, err := s.Sink.Apply(ctx, cs)
 		switch {
 		case errors.Is(err, documents.ErrNotApplied) && attempt == 0:
 			continue
@@ -134,7 +136,8 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		case err != nil:
 			return appliedEdit{}, err
 		}
-		return appliedEdit{plan: plan, live: live, landed: landed}, nil
+		landed, unsaved := s.save(ctx, cs, landed)
+		return appliedEdit{plan: plan, live: live, landed: landed, unsaved: unsaved}, nil
 	}
 }
 
@@ -195,6 +198,7 @@ func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *wo
 	if w, drifted := landedDrift(plan.New, got); drifted {
 		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
 	}
+	res.Warnings = append(res.Warnings, ap.unsaved...)
 	res.Path = at.Rel
 	res.Tag = string(got.Tag())
 	res.Header = hashline.Header(at.Rel, got.Tag())

@@ -18,24 +18,35 @@ import (
 // the same name, and the two then wait for one permit, so no two mutations
 // of one name can overlap.
 func (s *Server) lock(ctx context.Context, session string, paths ...string) (func(), error) {
-	if err := s.sessionPermits.acquire(ctx, session); err != nil {
+	ps := s.Permits
+	if ps == nil {
+		ps = &s.own
+	}
+	if err := ps.sessions.acquire(ctx, session); err != nil {
 		return nil, err
 	}
 	var held []string
 	release := func() {
 		for i := len(held) - 1; i >= 0; i-- {
-			s.docPermits.release(held[i])
+			ps.docs.release(held[i])
 		}
-		s.sessionPermits.release(session)
+		ps.sessions.release(session)
 	}
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
-		if err := s.docPermits.acquire(ctx, p); err != nil {
+		if err := ps.docs.acquire(ctx, p); err != nil {
 			release()
 			return nil, err
 		}
 		held = append(held, p)
 	}
 	return release, nil
+}
+
+// Permits are the mutation permits of the servers that share them: one per
+// session name and one per document. Servers over one editor's documents
+// share one Permits, so two of them never mutate a document at once.
+type Permits struct {
+	sessions, docs permits
 }
 
 // permits hands out one permit per key. A permit is a channel, so a caller

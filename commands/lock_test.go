@@ -41,7 +41,7 @@ func TestLockSerializes(t *testing.T) {
 					_, err := s.lock(ctx, c.session, c.paths...)
 					errc <- err
 				}()
-				for waiters(&s.sessionPermits, "a") < 2 && waiters(&s.docPermits, "/x") < 2 {
+				for waiters(&s.own.sessions, "a") < 2 && waiters(&s.own.docs, "/x") < 2 {
 					select {
 					case err := <-errc:
 						t.Fatalf("lock(%s, %v) = %v while its permit was held, want it to wait", c.session, c.paths, err)
@@ -61,7 +61,7 @@ func TestLockSerializes(t *testing.T) {
 				again()
 			}
 			release()
-			if n, m := len(s.sessionPermits.m), len(s.docPermits.m); n != 0 || m != 0 {
+			if n, m := len(s.own.sessions.m), len(s.own.docs.m); n != 0 || m != 0 {
 				t.Fatalf("%d session and %d document permits left after every release, want none", n, m)
 			}
 		})

@@ -90,10 +90,12 @@ func (s *Server) patch(ctx context.Context, args json.RawMessage) (Result, error
 		sess.Fail(key, a.Turn, "patch-command", he)
 		return nil, he
 	}
+	landed, unsaved := s.save(ctx, cs, landed)
 	res, err := patchResult(sess, files, landed)
 	if err != nil {
 		return nil, err
 	}
+	res.Warnings = append(res.Warnings, unsaved...)
 	sess.Succeed(key)
 	return res, nil
 }

@@ -171,3 +171,28 @@ func block(parts ...string) string {
 	}
 	return b.String()
 }
+
+// AppendWarning adds w to a result object a front end holds as JSON (a
+// result it forwards rather than ran), to its warnings and, as the last
+// line, to its text, so what the model reads says it either way.
+func AppendWarning(res json.RawMessage, w hashline.Warning) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(res, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("the result is not a JSON object: %v", err)
+	}
+	var ws []hashline.Warning
+	var text string
+	if err := json.Unmarshal(m["text"], &text); err != nil {
+		return nil, fmt.Errorf("the result has no text: %v", err)
+	}
+	if raw, ok := m["warnings"]; ok {
+		if err := json.Unmarshal(raw, &ws); err != nil {
+			return nil, fmt.Errorf("the result's warnings: %v", err)
+		}
+	}
+	ws = append(ws, w)
+	text = block(text, warnings([]hashline.Warning{w})[0])
+	m["warnings"], _ = json.Marshal(ws)
+	m["text"], _ = json.Marshal(text)
+	return json.Marshal(m)
+}

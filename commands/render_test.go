@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -113,5 +114,47 @@ func TestExecuteRenders(t *testing.T) {
 	bad := mustFail(t, call(t, s, CmdRead, map[string]any{"path": 3}), hashline.CodeInvalidArgument)
 	if !strings.HasPrefix(bad.Text, "INVALID_ARGUMENT: ") || !strings.Contains(bad.Text, "\nargument: path\n") {
 		t.Fatalf("invalid argument text %q", bad.Text)
+	}
+}
+
+// A warning a front end adds to a result it forwards reads as the
+// renderer's own: in warnings, and as the text's last line.
+func TestAppendWarning(t *testing.T) {
+	w := hashline.Warning{Kind: hashline.WarnEditor, Message: "the editor went away"}
+	edit := &EditResult{OK: true, Path: "a.txt", Header: "[a.txt#25C7]", Warnings: []hashline.Warning{{Kind: hashline.WarnLanded, Message: "landed"}}}
+	for _, c := range []struct {
+		name string
+		res  Result
+	}{
+		{"a result with warnings", edit},
+		{"a read, which has none", &ReadResult{OK: true, Content: greetRead}},
+		{"an error", errorResult(hashline.Errorf(hashline.CodeTagUnknown, "read it first"))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			render(c.res)
+			raw, _ := json.Marshal(c.res)
+			out, err := AppendWarning(raw, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Text     string             `json:"text"`
+				Warnings []hashline.Warning `json:"warnings"`
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatal(err)
+			}
+			if want := c.res.Rendered() + "warning: the editor went away\n"; got.Text != want {
+				t.Fatalf("text %q, want %q", got.Text, want)
+			}
+			if len(got.Warnings) == 0 || got.Warnings[len(got.Warnings)-1] != w {
+				t.Fatalf("warnings %+v", got.Warnings)
+			}
+		})
+	}
+	for _, bad := range []string{`[]`, `null`, `{"ok":true}`, `{"text":"x","warnings":3}`} {
+		if _, err := AppendWarning(json.RawMessage(bad), w); err == nil {
+			t.Errorf("AppendWarning(%s) took it", bad)
+		}
 	}
 }

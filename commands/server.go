@@ -55,11 +55,15 @@ type Server struct {
 	// Stateless says no call sees an earlier one, as for the shell verbs:
 	// patch then re-hashes every anchor but cannot require a read first.
 	Stateless bool
+	// Saver, when set, saves through the editor what a write left in its
+	// buffers, for callers that read the disk next (the bridge of
+	// hashline-ls mcp). Without one the user saves.
+	Saver Saver
+	// Permits, when set, are shared with the other servers over the same
+	// documents; nil: the server's own. Taken through lock only.
+	Permits *Permits
 
-	// Mutation permits, taken through lock only: one per session name and
-	// one per document.
-	sessionPermits permits
-	docPermits     permits
+	own Permits
 
 	hookOnce sync.Once // sets the Sessions' drop hook on the first call
 }

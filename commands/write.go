@@ -75,6 +75,7 @@ func (s *Server) write(ctx context.Context, args json.RawMessage) (Result, error
 	if err != nil {
 		return nil, err
 	}
+	landed, unsaved := s.save(ctx, cs, landed)
 	got := landed[wp.Abs]
 	if got == nil {
 		return nil, hashline.Errorf(hashline.CodeToolFailed, "the write of %s was applied but its text could not be read back: read the file to see what it holds", wp.Rel)
@@ -83,6 +84,7 @@ func (s *Server) write(ctx context.Context, args json.RawMessage) (Result, error
 	if w, drifted := landedDrift(cs.Files[0].New, got); drifted {
 		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
 	}
+	res.Warnings = append(res.Warnings, unsaved...)
 	res.Tag, res.Header = string(got.Tag()), hashline.Header(wp.Rel, got.Tag())
 	return res, nil
 }

@@ -239,23 +239,39 @@ type codexEvent struct {
 	} `json:"item"`
 }
 
-// TestCodexDisk runs the real Codex CLI with hashline-ls mcp as its MCP
-// server and no editor: the model reads greet.py, edits it with the tag
-// from the read's rendered text, and the file on disk changes exactly; the
-// same tag once more is refused, and the model is shown why.
-func TestCodexDisk(t *testing.T) {
-	codex := needNPM(t, ".bin/codex")
-	bin := buildServer(t)
-	ws := writeFiles(t, map[string]string{"greet.py": greetPy})
-	wantRead := shellVerb(t, bin, ws, "read", "greet.py")
+// codexRun is one codex exec run with hashline-ls mcp as its MCP server
+// and a model played by think.
+type codexRun struct {
+	codex, bin, ws string
+	mcpArgs        []string // after mcp --root ws --log-file FILE
+	tmpdir         string   // Codex's TMPDIR, which it passes to the MCP server
+	think          brain
+	prompt         string
+}
 
-	model, baseURL := startModel(t, "mcp__hashline", readThenEdit)
+// codexResult is what a run left: what the model was sent, Codex's events,
+// its last message and the MCP server's log.
+type codexResult struct {
+	got         []received
+	offered     []json.RawMessage
+	requests    int
+	calls       []codexEvent // the mcp_tool_call items completed, in order
+	out         string       // codex exec --json's stdout
+	lastMessage string
+	mcpLog      string
+}
+
+func runCodex(t *testing.T, r codexRun) codexResult {
+	t.Helper()
+	model, baseURL := startModel(t, "mcp__hashline", r.think)
 	proxy, proxyURL := startOutbound(t)
 	home := t.TempDir()
 	codexHome := filepath.Join(home, ".codex")
 	if err := os.MkdirAll(codexHome, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	mcpLog := filepath.Join(home, "mcp.log")
+	args, _ := json.Marshal(append([]string{"mcp", "--root", r.ws, "--log-file", mcpLog}, r.mcpArgs...))
 	config := fmt.Sprintf(`model = "hashline-test-model"
 model_provider = "hashline-test"
 approval_policy = "never"
@@ -273,20 +289,19 @@ env_key = "HASHLINE_TEST_MODEL_KEY"
 
 [mcp_servers.hashline]
 command = %q
-args = ["mcp", "--root", %q, "--no-editor", "--log-file", %q]
+args = %s
 required = true
 startup_timeout_sec = 30
 tool_timeout_sec = 60
-`, baseURL, bin, ws, filepath.Join(home, "mcp.log"))
+`, baseURL, r.bin, args)
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	lastMessage := filepath.Join(home, "last-message.txt")
-	cmd := exec.Command(codex, "exec", "--strict-config", "--skip-git-repo-check", "--ephemeral", "--json",
-		"--dangerously-bypass-approvals-and-sandbox", "-C", ws, "-o", lastMessage,
-		"Change the greeting in greet.py from hello to hi.")
+	cmd := exec.Command(r.codex, "exec", "--strict-config", "--skip-git-repo-check", "--ephemeral", "--json",
+		"--dangerously-bypass-approvals-and-sandbox", "-C", r.ws, "-o", lastMessage, r.prompt)
 	cmd.Env = []string{
-		"HOME=" + home, "CODEX_HOME=" + codexHome, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + t.TempDir(),
+		"HOME=" + home, "CODEX_HOME=" + codexHome, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + r.tmpdir,
 		"HASHLINE_TEST_MODEL_KEY=test", "LANG=C.UTF-8",
 		// Everything but the model server goes to the recorder on 127.0.0.1.
 		"HTTPS_PROXY=" + proxyURL, "HTTP_PROXY=" + proxyURL, "ALL_PROXY=" + proxyURL,
@@ -299,17 +314,61 @@ tool_timeout_sec = 60
 	start := time.Now()
 	out, err := cmd.Output()
 	elapsed := time.Since(start)
-	mcpLog, _ := os.ReadFile(filepath.Join(home, "mcp.log"))
+	logged, _ := os.ReadFile(mcpLog)
 	if err != nil {
-		t.Fatalf("codex exec: %v\nstdout:\n%s\nstderr:\n%s\nmcp log:\n%s", err, out, stderr.String(), mcpLog)
+		t.Fatalf("codex exec: %v\nstdout:\n%s\nstderr:\n%s\nmcp log:\n%s", err, out, stderr.String(), logged)
 	}
 	t.Logf("codex exec ran in %v", elapsed.Round(time.Millisecond))
+	res := codexResult{out: string(out), mcpLog: string(logged)}
+	model.mu.Lock()
+	res.got, res.offered, res.requests = model.got, model.offered, model.requests
+	model.mu.Unlock()
+	for _, line := range strings.Split(string(out), "\n") {
+		var ev codexEvent
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "item.completed" && ev.Item.Type == "mcp_tool_call" {
+			res.calls = append(res.calls, ev)
+		}
+	}
+	b, _ := os.ReadFile(lastMessage)
+	res.lastMessage = strings.TrimSpace(string(b))
+	proxy.mu.Lock()
+	if len(proxy.tried) > 0 {
+		t.Logf("connections Codex tried beyond the model server (kept on 127.0.0.1, refused): %q", proxy.tried)
+	}
+	proxy.mu.Unlock()
+	return res
+}
+
+// checkCalls compares Codex's own account of the MCP calls with want,
+// tool and status each.
+func checkCalls(t *testing.T, res codexResult, want []struct{ tool, status string }) {
+	t.Helper()
+	if len(res.calls) != len(want) {
+		t.Fatalf("codex reports %d MCP calls, want %d:\n%s", len(res.calls), len(want), res.out)
+	}
+	for i, c := range res.calls {
+		if c.Item.Server != "hashline" || c.Item.Tool != want[i].tool || c.Item.Status != want[i].status {
+			t.Errorf("call %d: %s/%s %s, want hashline/%s %s", i+1, c.Item.Server, c.Item.Tool, c.Item.Status, want[i].tool, want[i].status)
+		}
+	}
+}
+
+// TestCodexDisk runs the real Codex CLI with hashline-ls mcp as its MCP
+// server and no editor: the model reads greet.py, edits it with the tag
+// from the read's rendered text, and the file on disk changes exactly; the
+// same tag once more is refused, and the model is shown why.
+func TestCodexDisk(t *testing.T) {
+	codex := needNPM(t, ".bin/codex")
+	bin := buildServer(t)
+	ws := writeFiles(t, map[string]string{"greet.py": greetPy})
+	wantRead := shellVerb(t, bin, ws, "read", "greet.py")
+
+	res := runCodex(t, codexRun{codex: codex, bin: bin, ws: ws, mcpArgs: []string{"--no-editor"}, tmpdir: t.TempDir(),
+		think: readThenEdit, prompt: "Change the greeting in greet.py from hello to hi."})
+	got := res.got
 
 	// What the model was offered: the MCP tools under one namespace.
-	model.mu.Lock()
-	got, offered, requests := model.got, model.offered, model.requests
-	model.mu.Unlock()
-	for _, tool := range offered {
+	for _, tool := range res.offered {
 		if strings.Contains(string(tool), "mcp__hashline") {
 			t.Logf("tools offered to the model under mcp__hashline:\n%s", tool)
 			for _, kept := range []string{`"pattern":"^[0-9A-Fa-f]{4}$"`, `"minimum":1`} {
@@ -317,8 +376,8 @@ tool_timeout_sec = 60
 			}
 		}
 	}
-	if requests != 6 || len(got) != 5 {
-		t.Fatalf("the model was asked %d times and received %d results, want 6 and 5\nstdout:\n%s\nstderr:\n%s", requests, len(got), out, stderr.String())
+	if res.requests != 6 || len(got) != 5 {
+		t.Fatalf("the model was asked %d times and received %d results, want 6 and 5\nstdout:\n%s", res.requests, len(got), res.out)
 	}
 	for i, g := range got {
 		t.Logf("the model received for call %d:\n%s", i+1, g.Output)
@@ -354,31 +413,11 @@ tool_timeout_sec = 60
 		t.Fatalf("greet.py holds %q, want %q", b, want)
 	}
 
-	// Codex's own account: three MCP calls to hashline, the stale one
+	// Codex's own account: the MCP calls to hashline, the refused ones
 	// failed, and the model's last word.
-	var calls []codexEvent
-	for _, line := range strings.Split(string(out), "\n") {
-		var ev codexEvent
-		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "item.completed" && ev.Item.Type == "mcp_tool_call" {
-			calls = append(calls, ev)
-		}
+	checkCalls(t, res, []struct{ tool, status string }{{"hashline_read", "completed"}, {"hashline_edit", "completed"},
+		{"hashline_edit", "failed"}, {"hashline_edit", "failed"}, {"hashline_read", "failed"}})
+	if res.lastMessage != "Done: greet.py now says hi." {
+		t.Errorf("last message %q", res.lastMessage)
 	}
-	wantCalls := []struct{ tool, status string }{{"hashline_read", "completed"}, {"hashline_edit", "completed"},
-		{"hashline_edit", "failed"}, {"hashline_edit", "failed"}, {"hashline_read", "failed"}}
-	if len(calls) != len(wantCalls) {
-		t.Fatalf("codex reports %d MCP calls, want %d:\n%s", len(calls), len(wantCalls), out)
-	}
-	for i, c := range calls {
-		if c.Item.Server != "hashline" || c.Item.Tool != wantCalls[i].tool || c.Item.Status != wantCalls[i].status {
-			t.Errorf("call %d: %s/%s %s, want hashline/%s %s", i+1, c.Item.Server, c.Item.Tool, c.Item.Status, wantCalls[i].tool, wantCalls[i].status)
-		}
-	}
-	if b, _ := os.ReadFile(lastMessage); strings.TrimSpace(string(b)) != "Done: greet.py now says hi." {
-		t.Errorf("last message %q", b)
-	}
-	proxy.mu.Lock()
-	if len(proxy.tried) > 0 {
-		t.Logf("connections Codex tried beyond the model server (kept on 127.0.0.1, refused): %q", proxy.tried)
-	}
-	proxy.mu.Unlock()
 }

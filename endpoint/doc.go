@@ -55,14 +55,21 @@
 //
 // hello comes first and once. The server refuses it (an error, then it
 // closes the connection) when the protocol number differs or a root is not
-// inside its workspace folders. Otherwise it serves the connection with a
+// inside its workspace folders; a connection whose roots a later change of
+// the folders leaves out is closed. Otherwise it serves the connection with a
 // command server of its own: the roots are the MCP process's roots, so
 // relative paths and headers read as they do on disk, while text comes from
 // the editor's documents and edits go out as workspace/applyEdit; its
 // session is the connection's, with read-before-edit and provenance, and
 // ends when the connection closes. execute carries no session: a session
-// argument is refused. The MCP process confines every path to its own roots
-// before it forwards a call, whatever the server would accept.
+// argument is refused, with a result. The MCP process confines every path
+// to its own roots before it forwards a call (the path argument, an MV
+// destination, a patch's sections), whatever the server would accept.
+// Types for hello and execute are in protocol.go.
+//
+// The language server says where its endpoint is in its answer to
+// initialize, capabilities.experimental.hashline: {"endpoint": socket} or
+// {"endpoint": null, "endpointProblem": why}, for the editor to show.
 //
 // save says whether the editor implements hashline/saveDocument, a request
 // from the language server to the editor over their LSP connection, params
@@ -71,12 +78,17 @@
 // bridged edit lands, the server asks for the save when the buffer's text
 // before the edit equalled the file on disk, or the editor did not hold the
 // file; the editor saves through its own save path (format-on-save runs),
-// and the server retags what ended in the buffer and on disk. A buffer that
-// held unsaved changes is not saved, and the result warns in one line; so
-// does an editor without the request.
+// and the server retags what ended in the buffer and on disk, once the
+// two agree. A buffer that held unsaved changes is not saved, and the
+// result warns in one line; so does an editor without the request, or one
+// that answers saved false. A file the disk already holds as edited is
+// not asked for. Only bridged calls save: the editor's own assistants'
+// edits are left for the user to save.
 //
 // End of file or a reset on the socket means the editor went away. The MCP
 // process serves the next call on the disk, with a session of its own, so
 // every tag the editor minted is EDIT_TAG_UNKNOWN there and nothing is
-// written against text the disk never checked; that result warns once.
+// written against text the disk never checked; that result warns once. A
+// write cut off before its answer may have landed, so it is not run again
+// on the disk: it fails with TOOL_FAILED, telling the model to read first.
 package endpoint

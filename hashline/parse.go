@@ -120,6 +120,11 @@ const (
 	WarnLanded    = "landed"
 	WarnPath      = "path"
 	WarnRepaired  = "repaired"
+	// WarnUnsaved: a bridged write is in the editor's buffer but not on
+	// disk.
+	WarnUnsaved = "unsaved"
+	// WarnEditor: which editor serves a bridged call, or that it went away.
+	WarnEditor = "editor"
 )
 
 // Parse reads the ops argument of an edit (§7). It checks only the text: line

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -98,14 +99,14 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 // disk writes where the editor cannot, confined to the server's roots.
 func (k sink) disk() documents.Disk { return documents.Disk{Roots: k.s.cmds.Roots} }
 
+// answerGrace is how long a cancelled applyEdit still waits for the
+// editor's answer, which the read loop may have delivered already.
+const answerGrace = 100 * time.Millisecond
+
 // applyEdit sends workspace/applyEdit and translates the editor's answer.
 func (k sink) applyEdit(ctx context.Context, params applyParams) error {
-	var res applyResult
-	// A client that never answers must not hold the session forever.
 	bound := k.s.applyEditTimeout()
-	callCtx, cancel := context.WithTimeout(ctx, bound)
-	_, err := k.s.conn.Call(callCtx, protocol.MethodWorkspaceApplyEdit, params, &res)
-	cancel()
+	res, err := k.callApplyEdit(ctx, params, bound)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		return hashline.Errorf(hashline.CodeToolFailed, "the editor did not answer workspace/applyEdit within %s (the applyEditTimeoutMs setting): check the editor (a dialog may be waiting), then read the file to see whether the edit landed", bound)
 	}
@@ -125,6 +126,40 @@ func (k sink) applyEdit(ctx context.Context, params applyParams) error {
 		return fmt.Errorf("%w (%s)", documents.ErrNotApplied, reason)
 	}
 	return nil
+}
+
+// callApplyEdit sends the request and waits for the answer, the request's
+// cancellation, or bound (the applyEditTimeoutMs setting). jsonrpc2's Call
+// picks at random between an answer already delivered and a context
+// cancelled since, and the read loop delivers the answer before it reads
+// what cancels the request (a $/cancelRequest, a shutdown): so the call
+// runs on its own context, and a cancellation still takes an answer that
+// is in, or comes within answerGrace.
+func (k sink) callApplyEdit(ctx context.Context, params applyParams, bound time.Duration) (applyResult, error) {
+	type answer struct {
+		res applyResult
+		err error
+	}
+	// A client that never answers must not hold the session forever.
+	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bound)
+	defer cancel()
+	ch := make(chan answer, 1)
+	go func() {
+		var a answer
+		_, a.err = k.s.conn.Call(callCtx, protocol.MethodWorkspaceApplyEdit, params, &a.res)
+		ch <- a
+	}()
+	select {
+	case a := <-ch:
+		return a.res, a.err
+	case <-ctx.Done():
+	}
+	select {
+	case a := <-ch:
+		return a.res, a.err
+	case <-time.After(answerGrace):
+		return applyResult{}, ctx.Err()
+	}
 }
 
 // unsupported names a resource operation the change set needs and the

@@ -36,6 +36,8 @@ type Server struct {
 	log  *zap.Logger
 	docs *documents.Store
 	cmds *commands.Server
+	// bridge is the endpoint for hashline-ls mcp processes (bridge.go).
+	bridge *bridge
 
 	mu       sync.Mutex // guards the fields below
 	state    state
@@ -59,15 +61,25 @@ const (
 // Serve runs a server on rw until the client exits or the stream ends, and
 // returns the process exit code: 0 after shutdown and exit, 1 otherwise.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger) int {
+	return serve(ctx, rw, log, Endpoints{})
+}
+
+// serve is Serve, publishing the bridge endpoint where ep says.
+func serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
 	if log == nil {
 		log = zap.NewNop()
 	}
 	s := New(log)
+	s.bridge.reg = ep.Registry
+	if ep.Registry == nil && ep.Problem != nil {
+		s.bridge.problem = ep.Problem.Error()
+	}
 	conn := jsonrpc2.NewConn(newStream(rw, log))
 	s.conn = conn
 	// Once Serve returns no answer can reach the client, and a command
 	// waiting for a didChange would wait out its land timeout.
 	defer s.cancelAll()
+	defer s.bridge.close()
 	conn.Go(ctx, s.handle)
 	select {
 	case code := <-s.exit:
@@ -101,7 +113,8 @@ func New(log *zap.Logger) *Server {
 		exit:     make(chan int, 1),
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
-	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log}
+	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
+	s.bridge = newBridge(s)
 	return s
 }
 
@@ -148,9 +161,10 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		if err != nil {
 			return reply(ctx, nil, err)
 		}
-		return reply(ctx, res, nil)
+		return reply(ctx, s.bridge.initialize(req.Params(), res), nil)
 	case protocol.MethodShutdown:
 		s.shutdown()
+		s.bridge.close()
 		return reply(ctx, nil, nil)
 	case protocol.MethodWorkspaceExecuteCommand:
 		s.executeCommand(ctx, call, reply)
@@ -186,6 +200,7 @@ func (s *Server) notification(ctx context.Context, req jsonrpc2.Request) {
 	case protocol.MethodTextDocumentDidSave:
 	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
 		err = s.didChangeFolders(params)
+		s.bridge.publish()
 	case protocol.MethodWorkspaceDidChangeConfiguration:
 		err = s.didChangeConfiguration(params)
 	default:

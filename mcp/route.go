@@ -1,12 +1,16 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"hashline-ls/endpoint"
+	"hashline-ls/workspace"
 )
 
 // Route is what serves an MCP process's roots: a running editor's server,
@@ -16,6 +20,8 @@ type Route struct {
 	Folder string           // the endpoint folder looked in; "" when none was
 	Editor *endpoint.Choice // nil: the disk
 	Disk   string           // why the disk, when it is
+
+	reg *endpoint.Registry // the registry Editor is in
 }
 
 // FindRoute looks up which editor serves roots (canonical folders). editor,
@@ -49,8 +55,38 @@ func FindRoute(roots []string, editor int, noEditor bool) (Route, error) {
 	if err != nil {
 		return r, err
 	}
-	r.Editor = &ch
+	r.Editor, r.reg = &ch, reg
 	return r, nil
+}
+
+// Backend is what serves the route's connections: the editor, with the
+// disk behind it for when it goes away, or the disk.
+func (r Route) Backend(roots *workspace.Roots, log *zap.Logger) Backend {
+	disk := NewDisk(roots, log)
+	if r.Editor == nil {
+		return disk
+	}
+	return NewBridge(r.reg, *r.Editor, roots, disk, log)
+}
+
+// Status is the route as --status prints it: String, and for an editor
+// whether its endpoint answers and saves what bridged edits leave.
+func (r Route) Status(ctx context.Context, roots *workspace.Roots) string {
+	out := r.String()
+	if r.Editor == nil {
+		return out
+	}
+	sock := r.reg.Socket(r.Editor.Serving.PID)
+	ec, w, err := NewBridge(r.reg, *r.Editor, roots, nil, nil).connect(ctx)
+	if err != nil {
+		return out + fmt.Sprintf("endpoint: %s does not answer (%v): calls would work on the disk\n", sock, err)
+	}
+	ec.close()
+	saves := "yes: the editor saves a bridged edit of a buffer without unsaved changes"
+	if !w.Save {
+		saves = "no: the editor does not offer hashline/saveDocument, so bridged edits stay unsaved in its buffers"
+	}
+	return out + fmt.Sprintf("endpoint: %s (hashline-ls %s, bridge protocol %d)\nsaves: %s\n", sock, w.Version, w.Protocol, saves)
 }
 
 // String is the route as --status prints it.

@@ -35,6 +35,7 @@ import (
 	"hashline-ls/commands"
 	"hashline-ls/confined"
 	"hashline-ls/documents"
+	"hashline-ls/endpoint"
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
 	"hashline-ls/lsp"
@@ -288,7 +289,13 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeLog()
 	log.Info("hashline-ls serving LSP on stdio", zap.String("version", commands.Version))
-	code := lsp.Serve(context.Background(), stdio{stdin, stdout}, log)
+	// The bridge endpoint for hashline-ls mcp; without the folder the
+	// editor works as before, and mcp on the disk.
+	reg, err := endpoint.Open()
+	if err != nil {
+		log.Warn("the bridge endpoint is not published: hashline-ls mcp works on the disk", zap.Error(err))
+	}
+	code := lsp.ServePublished(context.Background(), stdio{stdin, stdout}, log, lsp.Endpoints{Registry: reg, Problem: err})
 	log.Info("hashline-ls exiting", zap.Int("code", code))
 	return code
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -64,7 +65,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%v\n", err)
 			return 1
 		}
-		fmt.Fprint(stdout, route)
+		fmt.Fprint(stdout, route.Status(context.Background(), ws))
 		return 0
 	}
 	log, closeLog, lerr := newLogger(*logFile, *logLevel, stderr)
@@ -78,11 +79,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
 	}
-	if route.Editor != nil {
-		log.Warn("an editor holds the folder, but this build serves the disk", zap.Int("editor", route.Editor.Serving.PID))
-	}
-	log.Info("hashline-ls serving MCP on stdio", zap.String("version", commands.Version), zap.Strings("roots", ws.List()))
-	srv := &mcp.Server{Backend: mcp.NewDisk(ws, log), Log: log}
+	log.Info("hashline-ls serving MCP on stdio", zap.String("version", commands.Version), zap.Strings("roots", ws.List()), zap.String("route", strings.TrimSpace(route.String())))
+	srv := &mcp.Server{Backend: route.Backend(ws, log), Log: log}
 	t := &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
 	if err := srv.Serve(context.Background(), t); err != nil {
 		log.Error("the MCP connection failed", zap.Error(err))

@@ -14,6 +14,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/endpoint"
+	"hashline-ls/lsp/lsptest"
 )
 
 // mcpClient runs the mcp verb in process with args and connects the SDK's
@@ -117,19 +118,25 @@ func TestMCPStatus(t *testing.T) {
 		t.Fatalf("no editor: %d\n%s\nwant\n%s", code, out, want)
 	}
 
+	// An editor (the fake one, in this process) holds the folder above.
 	reg, err := endpoint.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := reg.Publish([]string{ws}, commands.Version)
-	if err != nil {
+	opts := lsptest.VSCode()
+	opts.Endpoints, opts.SaveDocument = reg, true
+	e := lsptest.New(t, opts)
+	ws = e.Root()
+	sub = e.Path("sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
 	out, _, code = status("--root", sub)
+	wantTail := fmt.Sprintf(", workspace folder %s\nendpoint: %s (hashline-ls %s, bridge protocol 1)\nsaves: yes: the editor saves a bridged edit of a buffer without unsaved changes\n",
+		ws, reg.Socket(os.Getpid()), commands.Version)
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("serving: editor pid %d (hashline-ls %s, started ", os.Getpid(), commands.Version)) ||
-		!strings.HasSuffix(out, ", workspace folder "+ws+"\n") {
-		t.Fatalf("an editor holds it: %d\n%s", code, out)
+		!strings.HasSuffix(out, wantTail) {
+		t.Fatalf("an editor holds it: %d\n%s\nwant it to end with\n%s", code, out, wantTail)
 	}
 	out, _, code = status("--root", sub, "--no-editor")
 	if code != 0 || !strings.HasSuffix(out, "serving: disk (--no-editor)\n") {

@@ -287,3 +287,54 @@ func bomIf(b bool) string {
 func openParams(b *buffer) map[string]any {
 	return map[string]any{"textDocument": map[string]any{"uri": b.uri, "languageId": "plaintext", "version": b.version, "text": b.text}}
 }
+
+// saveDocument saves a buffer as the behaviour says: formatted first when
+// it formats on save, then written with its BOM, then reported as didSave.
+func (e *Editor) saveDocument(reply jsonrpc2.Replier, params json.RawMessage) {
+	bg := context.Background()
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		e.t.Errorf("saveDocument params %s: %v", params, err)
+	}
+	e.mu.Lock()
+	e.saves = append(e.saves, p.URI)
+	sb := e.saving
+	path := e.PathOf(p.URI)
+	buf := e.bufs[path]
+	answer := map[string]any{"saved": true}
+	var notes []note
+	switch {
+	case sb.Refuse != "":
+		answer = map[string]any{"saved": false, "reason": sb.Refuse}
+	case buf == nil:
+		answer = map[string]any{"saved": false, "reason": "the editor holds no buffer for " + path}
+	default:
+		if sb.Format != nil {
+			if formatted := sb.Format(buf.text); formatted != buf.text {
+				ev := changeEvent{Range: &Range{End: clientPosition(buf.text, len(buf.text), e.enc)}, Text: formatted}
+				buf.text = formatted
+				buf.version += e.step
+				dp := &didChangeParams{ContentChanges: []changeEvent{ev}}
+				dp.TextDocument.URI, dp.TextDocument.Version = buf.uri, buf.version
+				notes = append(notes, note{"textDocument/didChange", dp})
+			}
+		}
+		if err := os.WriteFile(path, []byte(bomIf(buf.bom)+buf.text), 0o644); err != nil {
+			answer = map[string]any{"saved": false, "reason": err.Error()}
+			break
+		}
+		notes = append(notes, note{"textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": buf.uri}}})
+	}
+	e.mu.Unlock()
+	if sb.AfterAnswer {
+		e.send(func() { _ = reply(bg, answer, nil) })
+		e.send(func() { e.sendNotes(notes) })
+		return
+	}
+	e.send(func() {
+		e.sendNotes(notes)
+		_ = reply(bg, answer, nil)
+	})
+}

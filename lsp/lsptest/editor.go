@@ -79,6 +79,8 @@ type Editor struct {
 	bufs     map[string]*buffer
 	held     []note // typed changes held back, as Neovim debounces them
 	applies  []ApplyEditRequest
+	saving   SaveBehaviour
+	saves    []string // the URIs hashline/saveDocument named
 	progress []json.RawMessage
 	created  []json.RawMessage
 }
@@ -109,7 +111,11 @@ func New(t testing.TB, opts Options) *Editor {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		e.serveCode = lsp.Serve(ctx, serverEnd, log)
+		if opts.Endpoints != nil {
+			e.serveCode = lsp.ServePublished(ctx, serverEnd, log, lsp.Endpoints{Registry: opts.Endpoints})
+		} else {
+			e.serveCode = lsp.Serve(ctx, serverEnd, log)
+		}
 		close(e.served)
 	}()
 	e.tap = &tapConn{Conn: clientEnd}
@@ -201,6 +207,12 @@ func (e *Editor) InitParams(opts Options) map[string]any {
 	if opts.InitOptions != nil {
 		p["initializationOptions"] = opts.InitOptions
 	}
+	if opts.SaveDocument {
+		if opts.InitOptions != nil {
+			e.t.Fatalf("give SaveDocument or InitOptions, not both")
+		}
+		p["initializationOptions"] = map[string]any{"hashline": map[string]any{"saveDocument": true}}
+	}
 	return p
 }
 
@@ -220,6 +232,8 @@ func (e *Editor) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 		e.created = append(e.created, p.Token)
 		e.mu.Unlock()
 		e.send(func() { _ = reply(bg, nil, nil) })
+	case "hashline/saveDocument":
+		e.saveDocument(reply, params)
 	case "$/progress":
 		e.mu.Lock()
 		e.progress = append(e.progress, params)
@@ -344,6 +358,21 @@ func (e *Editor) SetBehaviour(b ApplyBehaviour) {
 	e.mu.Lock()
 	e.behave = b
 	e.mu.Unlock()
+}
+
+// SetSave sets how the editor answers the hashline/saveDocument requests
+// to come.
+func (e *Editor) SetSave(b SaveBehaviour) {
+	e.mu.Lock()
+	e.saving = b
+	e.mu.Unlock()
+}
+
+// Saves returns the URIs the server asked the editor to save so far.
+func (e *Editor) Saves() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.saves...)
 }
 
 // SetStep sets how far a buffer's version moves with each change from now

@@ -1,6 +1,10 @@
 package lsptest
 
-import "time"
+import (
+	"time"
+
+	"hashline-ls/endpoint"
+)
 
 // Options are the capabilities the editor announces, and how it starts.
 type Options struct {
@@ -16,6 +20,13 @@ type Options struct {
 	SkipInit bool
 	// Quiet drops the server's log instead of routing it to the test log.
 	Quiet bool
+	// Endpoints, when set, has the server publish its bridge endpoint
+	// there, as hashline-ls does in LSP mode.
+	Endpoints *endpoint.Registry
+	// SaveDocument announces hashline/saveDocument in
+	// initializationOptions. The editor answers the request either way,
+	// as its SaveBehaviour says.
+	SaveDocument bool
 }
 
 // VSCode announces what VS Code 1.100 announces.
@@ -73,4 +84,18 @@ type ApplyBehaviour struct {
 	// FormatMerged sends its change in the same didChange as the edit's.
 	Format       func(text string) string
 	FormatMerged bool
+}
+
+// SaveBehaviour is how the editor answers hashline/saveDocument. The zero
+// value writes the buffer as it is and sends didSave before the answer, as
+// Neovim's :write does.
+type SaveBehaviour struct {
+	// Format rewrites the buffer before it is written, as a format-on-save
+	// does; the change is reported as a didChange before the didSave.
+	Format func(text string) string
+	// AfterAnswer sends the didChange and didSave after the answer, as VS
+	// Code does.
+	AfterAnswer bool
+	// Refuse answers saved:false with this reason and writes nothing.
+	Refuse string
 }

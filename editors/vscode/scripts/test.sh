@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The VS Code part of `make test`: the extension's unit tests (tool plumbing,
-# and package.json against `hashline-ls describe`), then the real VS Code test
-# in code-server and headless Chromium.
+# The VS Code part of `make test`: this platform's .vsix, the extension's unit
+# tests (tool plumbing, finding the server, and package.json against
+# `hashline-ls describe`), then the real VS Code test in code-server and
+# headless Chromium with that .vsix installed.
 #
 # With HASHLINE_REQUIRE_EDITORS set (CI), anything missing fails the run;
 # otherwise a missing Node, code-server or Chromium skips with the reason.
@@ -23,16 +24,17 @@ case "$(node --version)" in
   *) skip_or_fail "Node $(node --version) is too old: the extension's tools need Node 20" ;;
 esac
 
-# Install the packages the lock names when they are missing or older than it.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=warn
-fi
-
-# One server binary for both test runs, built from this checkout.
-bin_dir="$(mktemp -d)"
-trap 'rm -rf "$bin_dir"' EXIT
-(cd ../.. && go build -o "$bin_dir/hashline-ls" ./cmd/hashline-ls)
-export HASHLINE_BIN="$bin_dir/hashline-ls"
+# This platform's .vsix, with the hashline-ls it carries: the real VS Code
+# test installs it, and the unit tests check package.json against that
+# binary's describe.
+target=$(node -p 'process.platform + "-" + process.arch')
+case "$target" in
+  linux-x64 | linux-arm64) ;;
+  *) skip_or_fail "there is no $target .vsix to test: make vsix builds linux-x64 and linux-arm64" ;;
+esac
+echo "== VS Code extension: the $target .vsix"
+bash scripts/package.sh "$target"
+export HASHLINE_BIN="$PWD/bin/$target/hashline-ls"
 
 echo "== VS Code extension: unit tests"
 npm test --silent

@@ -15,9 +15,10 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
+import { endpointLine, SAVE_DOCUMENT, saveDocument, type SaveParams } from './bridge';
 import toolEntries from './generated/tools.json';
 import type { ToolEntry } from './manifest';
-import { findServer } from './serverPath';
+import { describeSource, findServer } from './serverPath';
 import { wrapped } from './settings';
 import { HashlineTool, resultText, type CommandRunner } from './tools';
 
@@ -27,6 +28,8 @@ const READ_SCHEME = 'hashline-read';
 const PEOPLE_SESSION = 'vscode-show-read';
 
 let output: vscode.OutputChannel;
+/** The folder the extension is installed in, where its bundled server is. */
+let extensionPath = '';
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
 /** Why the server is not running, told to the model and the user. */
@@ -60,8 +63,10 @@ async function showStartError(message: string): Promise<void> {
 async function startClient(): Promise<void> {
   const found = findServer({
     configured: vscode.workspace.getConfiguration('hashline').get<string>('serverPath') ?? '',
+    extensionPath,
     envPath: process.env.PATH,
     platform: process.platform,
+    arch: process.arch,
     home: os.homedir(),
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     isExecutable,
@@ -71,22 +76,28 @@ async function startClient(): Promise<void> {
     void showStartError(found.message);
     return;
   }
-  output.appendLine(`[hashline] starting ${found.path} --stdio (from ${found.source === 'setting' ? 'hashline.serverPath' : 'PATH'})`);
+  const from = describeSource(found.source);
+  output.appendLine(`[hashline] starting ${found.path} --stdio (${from})`);
   // No `transport` here: with one, the client would add its own --stdio.
   const serverOptions: ServerOptions = { command: found.path, args: ['--stdio'] };
   const clientOptions: LanguageClientOptions = {
     // Every file buffer, whatever its language: a read must see unsaved
     // typing in any file the model may touch.
     documentSelector: [{ scheme: 'file' }],
-    initializationOptions: () => wrapped(section()),
+    // saveDocument: this extension answers hashline/saveDocument (bridge.ts).
+    initializationOptions: () => ({ hashline: { ...wrapped(section()).hashline, saveDocument: true } }),
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
   };
   const c = new LanguageClient('hashline', 'Hashline', serverOptions, clientOptions);
   client = c;
+  c.onRequest(SAVE_DOCUMENT, (p: SaveParams) => saveDocument(p, vscode.workspace.textDocuments, (uri) => vscode.Uri.parse(uri, true).fsPath));
   try {
     await c.start();
     notRunning = '';
+    const version = c.initializeResult?.serverInfo?.version ?? 'of unknown version';
+    output.appendLine(`[hashline] running hashline-ls ${version}: ${found.path} (${from})`);
+    output.appendLine(endpointLine(c.initializeResult));
   } catch (err) {
     notRunning = `hashline-ls (${found.path}) did not start: ${err instanceof Error ? err.message : String(err)}`;
     void showStartError(notRunning);
@@ -157,6 +168,7 @@ class ReadProvider implements vscode.TextDocumentContentProvider {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('Hashline');
+  extensionPath = context.extensionPath;
   context.subscriptions.push(output);
 
   for (const entry of toolEntries as ToolEntry[]) {

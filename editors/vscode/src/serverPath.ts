@@ -1,27 +1,64 @@
-// Finding the hashline-ls binary: the hashline.serverPath setting when it is
-// set, else the first hashline-ls on PATH. Pure apart from the file checks
-// handed in, so the unit tests can run every branch.
+// Finding the hashline-ls binary, in the order rust-analyzer's extension
+// uses: the hashline.serverPath setting when it is set, else the binary this
+// platform's .vsix carries, else the first hashline-ls on PATH. Pure apart
+// from the file checks handed in, so the unit tests can run every branch.
 
 import * as path from 'path';
 
 export interface Lookup {
   /** hashline.serverPath as the user wrote it ('' when unset). */
   configured: string;
+  /** The folder the extension is installed in. */
+  extensionPath: string;
   /** The PATH the extension host runs with. */
   envPath: string | undefined;
   platform: NodeJS.Platform;
+  /** process.arch of the extension host. */
+  arch: string;
   home: string;
   /** The first workspace folder, against which a relative setting resolves. */
   workspaceFolder: string | undefined;
   isExecutable(file: string): boolean;
 }
 
-export type Found = { ok: true; path: string; source: 'setting' | 'PATH' } | { ok: false; message: string };
+export type Source = 'setting' | 'bundled' | 'PATH';
+
+export type Found = { ok: true; path: string; source: Source } | { ok: false; message: string };
 
 const NAME = 'hashline-ls';
 
+/** The targets `make vsix` builds a platform-specific .vsix for. */
+const BUNDLED_TARGETS = ['linux-x64', 'linux-arm64'] as const;
+
+/** vsce's name for the platform the extension host runs on. */
+function targetOf(platform: NodeJS.Platform, arch: string): string {
+  return `${platform}-${arch}`;
+}
+
+function exeName(platform: NodeJS.Platform): string {
+  return platform === 'win32' ? `${NAME}.exe` : NAME;
+}
+
+/** Where a platform-specific .vsix keeps its server: bin/<target>/ inside
+ * the extension. Naming the target in the path means a .vsix side-loaded on
+ * the wrong platform finds nothing, rather than a binary it cannot run. */
+export function bundledServer(extensionPath: string, platform: NodeJS.Platform, arch: string): string {
+  return path.join(extensionPath, 'bin', targetOf(platform, arch), exeName(platform));
+}
+
+/** How the output channel names where the running binary came from. */
+export function describeSource(source: Source): string {
+  switch (source) {
+    case 'setting':
+      return 'from hashline.serverPath';
+    case 'bundled':
+      return 'bundled with the extension';
+    case 'PATH':
+      return 'found on PATH';
+  }
+}
+
 export function findServer(l: Lookup): Found {
-  const exe = l.platform === 'win32' ? `${NAME}.exe` : NAME;
   const configured = l.configured.trim();
   if (configured !== '') {
     let p = configured;
@@ -30,17 +67,27 @@ export function findServer(l: Lookup): Found {
     if (l.isExecutable(p)) return { ok: true, path: p, source: 'setting' };
     return {
       ok: false,
-      message: `hashline.serverPath is set to "${configured}"${p === configured ? '' : ` (${p})`}, which is not an executable file. Point the setting at the hashline-ls binary (\`make install\` in the hashline-ls repository puts it in $(go env GOPATH)/bin), or clear it to use the hashline-ls on PATH.`,
+      message: `SERVER_PATH_INVALID: hashline.serverPath is set to "${configured}"${p === configured ? '' : ` (${p})`}, which is not an executable file: point it at a hashline-ls binary, or clear it.`,
     };
   }
+  const bundled = bundledServer(l.extensionPath, l.platform, l.arch);
+  if (l.isExecutable(bundled)) return { ok: true, path: bundled, source: 'bundled' };
   const sep = l.platform === 'win32' ? ';' : ':';
   for (const dir of (l.envPath ?? '').split(sep)) {
     if (dir === '') continue;
-    const p = path.join(dir, exe);
+    const p = path.join(dir, exeName(l.platform));
     if (l.isExecutable(p)) return { ok: true, path: p, source: 'PATH' };
+  }
+  const target = targetOf(l.platform, l.arch);
+  const why = `none is on PATH and hashline.serverPath is not set`;
+  if ((BUNDLED_TARGETS as readonly string[]).includes(target)) {
+    return {
+      ok: false,
+      message: `SERVER_NOT_FOUND: this copy of the extension carries no hashline-ls for ${target}, ${why}: install the ${target} .vsix, which does (\`make vsix\` in the hashline-ls repository builds it).`,
+    };
   }
   return {
     ok: false,
-    message: `hashline-ls was not found on PATH, and hashline.serverPath is not set. Install it (\`make install\` in the hashline-ls repository puts it in $(go env GOPATH)/bin) and either add that folder to PATH or set hashline.serverPath to the binary.`,
+    message: `SERVER_NOT_FOUND: the extension carries hashline-ls only for ${BUNDLED_TARGETS.join(' and ')}, not for ${target}; ${why}: set hashline.serverPath to a hashline-ls binary (\`make install\` in the hashline-ls repository builds one into $(go env GOPATH)/bin).`,
   };
 }

@@ -23,7 +23,6 @@ export interface CommandRunner {
 export interface LmApi {
   LanguageModelToolResult: typeof vscode.LanguageModelToolResult;
   LanguageModelTextPart: typeof vscode.LanguageModelTextPart;
-  MarkdownString: typeof vscode.MarkdownString;
 }
 
 // Commands that only look: they run without asking the user. Every other
@@ -52,11 +51,35 @@ export function resultText(result: unknown): string {
   return `TOOL_FAILED: the server returned ${JSON.stringify(result)}, not a result with its text; retry once, and report it if it repeats\n`;
 }
 
-/** A fenced Markdown code block that no backtick run inside `text` closes. */
-export function fence(text: string): string {
-  let ticks = '```';
-  while (text.includes(ticks)) ticks += '`';
-  return `${ticks}\n${text.endsWith('\n') ? text : text + '\n'}${ticks}`;
+// What the user is asked must show the text of a call exactly, its leading
+// spaces included, on both surfaces VS Code (1.100) asks on:
+// - a call from a chat request: the chat's confirmation renders the message
+//   as Markdown (it wraps a plain string in a MarkdownString);
+// - a call with no chat request (vscode.lm.invokeTool from any extension):
+//   a modal dialog sets the message as its text, a MarkdownString first
+//   flattened to plain text; HTML's whitespace rules then collapse every
+//   run of spaces to one and drop the spaces that start a line.
+// So the message is a plain string that reads the same both ways: the text
+// is an indented Markdown code block (the dialog drops the four spaces that
+// start each line), and every space HTML would collapse is a no-break space.
+// Inside a MarkdownString the no-break spaces would not last: the
+// flattening turns them back into spaces.
+
+const NBSP = '\u00a0';
+
+/** One line with each space that HTML would collapse, and each tab (four
+ * columns, as VS Code's editors show it), as no-break spaces. A single
+ * space between two other characters stays, so a long line can wrap. */
+function keepSpaces(line: string): string {
+  const t = line.replace(/\t/g, '    ');
+  return t.replace(/ /g, (_, i: number) => (i > 0 && i < t.length - 1 && t[i - 1] !== ' ' && t[i + 1] !== ' ' ? ' ' : NBSP));
+}
+
+/** `text` as an indented Markdown code block whose spaces survive as they
+ * are in the chat's rendering and in the dialog's plain text. */
+export function verbatim(text: string): string {
+  const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  return lines.map((l) => `    ${keepSpaces(l)}`).join('\n');
 }
 
 const PREVIEW_LINES = 60;
@@ -90,7 +113,7 @@ export function prepare(spec: ToolSpec, input: unknown): Prepared {
         invocationMessage: `Editing ${path ?? 'a file'} with hashline`,
         confirmation: {
           title: `Edit ${path ?? 'a file'}?`,
-          message: `Apply these ops to \`${path ?? '?'}\` at tag \`${String(a.tag ?? '?')}\`:\n\n${fence(String(a.ops ?? ''))}`,
+          message: `Apply these ops to ${path ?? '?'} at tag ${String(a.tag ?? '?')}:\n\n${verbatim(String(a.ops ?? ''))}`,
         },
       };
     case 'hashline.write':
@@ -98,20 +121,20 @@ export function prepare(spec: ToolSpec, input: unknown): Prepared {
         invocationMessage: `Writing ${path ?? 'a file'} with hashline`,
         confirmation: {
           title: `Write ${path ?? 'a file'}?`,
-          message: `Create or replace \`${path ?? '?'}\` with:\n\n${fence(preview(String(a.content ?? '')))}`,
+          message: `Create or replace ${path ?? '?'} with:\n\n${verbatim(preview(String(a.content ?? '')))}`,
         },
       };
     case 'hashline.patch':
       return {
         invocationMessage: 'Patching files with hashline',
-        confirmation: { title: 'Apply this patch?', message: fence(preview(String(a.patch ?? ''))) },
+        confirmation: { title: 'Apply this patch?', message: verbatim(preview(String(a.patch ?? ''))) },
       };
   }
   const invocationMessage = `Running ${spec.displayName}`;
   if (READ_ONLY.has(spec.command)) return { invocationMessage };
   return {
     invocationMessage,
-    confirmation: { title: `Run ${spec.displayName}?`, message: fence(JSON.stringify(a, null, 2)) },
+    confirmation: { title: `Run ${spec.displayName}?`, message: verbatim(JSON.stringify(a, null, 2)) },
   };
 }
 
@@ -151,10 +174,8 @@ export class HashlineTool implements vscode.LanguageModelTool<Record<string, unk
     const p = prepare(this.spec, options.input);
     const out: vscode.PreparedToolInvocation = { invocationMessage: p.invocationMessage };
     if (p.confirmation) {
-      out.confirmationMessages = {
-        title: p.confirmation.title,
-        message: new this.api.MarkdownString(p.confirmation.message),
-      };
+      // A string, not a MarkdownString: see verbatim.
+      out.confirmationMessages = { title: p.confirmation.title, message: p.confirmation.message };
     }
     return out;
   }

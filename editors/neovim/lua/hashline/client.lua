@@ -247,6 +247,34 @@ local function apply_edit(err, params, ctx, cfg)
   return result
 end
 
+-- hashline/saveDocument: hashline-ls asks for a buffer to be saved after a
+-- terminal agent's edit (through hashline-ls mcp) landed in it; the server
+-- asks only when the buffer held no unsaved changes before the edit, so the
+-- agent's next step on the disk sees it. Neovim's own :write saves it, so
+-- BufWritePre autocmds (formatters) run; :write! because the server has
+-- checked that the disk holds what the buffer held.
+local function save_document(_, params)
+  local uri = type(params) == "table" and params.uri
+  if type(uri) ~= "string" then
+    return { saved = false, reason = "the request names no uri" }
+  end
+  local fname = vim.uri_to_fname(uri)
+  local buf = vim.fn.bufnr(fname)
+  if buf <= 0 or not vim.api.nvim_buf_is_loaded(buf) then
+    return { saved = false, reason = "Neovim holds no buffer for " .. fname }
+  end
+  if vim.bo[buf].readonly or not vim.bo[buf].modifiable then
+    return { saved = false, reason = "the buffer is read-only in Neovim" }
+  end
+  local ok, err = pcall(vim.api.nvim_buf_call, buf, function()
+    vim.cmd("silent write!")
+  end)
+  if not ok then
+    return { saved = false, reason = tostring(err) }
+  end
+  return { saved = true }
+end
+
 local function on_init(client, result)
   state.init_result = result
   state.client_id = client.id
@@ -278,10 +306,11 @@ function M.client_config()
     cmd = config.values.cmd,
     root_dir = state.root,
     workspace_folders = { { uri = vim.uri_from_fname(state.root), name = vim.fn.fnamemodify(state.root, ":t") } },
-    init_options = { hashline = settings },
+    -- saveDocument tells the server this client implements the request.
+    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true }) },
     settings = { hashline = settings },
     flags = config.values.flags,
-    handlers = { ["workspace/applyEdit"] = apply_edit },
+    handlers = { ["workspace/applyEdit"] = apply_edit, ["hashline/saveDocument"] = save_document },
     on_attach = config.values.on_attach,
     on_init = on_init,
     on_exit = on_exit,

@@ -50,6 +50,15 @@ function M.info()
     if type(caps) == "table" then
       info.position_encoding = str(caps.positionEncoding)
     end
+    -- Where hashline-ls mcp reaches this server (the bridge), from the
+    -- answer to initialize: Neovim keeps no experimental capabilities of
+    -- its own.
+    local raw = state.init_result and state.init_result.capabilities
+    local h = type(raw) == "table" and type(raw.experimental) == "table" and raw.experimental.hashline
+    if type(h) == "table" then
+      info.endpoint = str(h.endpoint)
+      info.endpoint_problem = str(h.endpointProblem)
+    end
     local si = (state.init_result and state.init_result.serverInfo) or c.server_info
     if type(si) == "table" then
       info.server_name = str(si.name)

@@ -293,6 +293,7 @@ function U.info()
     "  position encoding: " .. tostring(i.position_encoding or "-") .. " (client: " .. tostring(i.client_encoding or "-") .. ")",
     "  server version:    " .. tostring(i.version or "-"),
     "  attached buffers:  " .. tostring(i.attached_buffers and #i.attached_buffers or 0),
+    "  mcp endpoint:      " .. tostring(i.endpoint or (i.endpoint_problem and ("not published: " .. i.endpoint_problem)) or "-"),
   }
   vim.api.nvim_echo({ { table.concat(lines, "\n") } }, false, {})
   return lines

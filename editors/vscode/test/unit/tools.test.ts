@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import toolEntries from '../../src/generated/tools.json';
-import { fence, HashlineTool, prepare, resultText, type CommandRunner, type LmApi, type ToolSpec } from '../../src/tools';
+import { HashlineTool, prepare, resultText, verbatim, type CommandRunner, type LmApi, type ToolSpec } from '../../src/tools';
 
 // Stand-ins for the vscode classes: they keep what they were given.
 class TextPart {
@@ -15,10 +15,7 @@ class TextPart {
 class ToolResult {
   constructor(readonly content: unknown[]) {}
 }
-class Markdown {
-  constructor(readonly value: string) {}
-}
-const api = { LanguageModelToolResult: ToolResult, LanguageModelTextPart: TextPart, MarkdownString: Markdown } as unknown as LmApi;
+const api = { LanguageModelToolResult: ToolResult, LanguageModelTextPart: TextPart } as unknown as LmApi;
 
 interface Call {
   command: string;
@@ -168,15 +165,14 @@ describe('prepareInvocation', () => {
     assert.equal(p.invocationMessage, 'Editing greet.py with hashline');
     assert.ok(p.confirmationMessages);
     assert.equal(p.confirmationMessages.title, 'Edit greet.py?');
-    const md = p.confirmationMessages.message as unknown as Markdown;
-    assert.ok(md instanceof Markdown, 'the message is a MarkdownString');
-    assert.equal(md.value, 'Apply these ops to `greet.py` at tag `15E4`:\n\n```\nPUT 2.=2:\n+    return f"hi {name}"\n```');
+    assert.equal(typeof p.confirmationMessages.message, 'string', 'a string: a MarkdownString would lose the no-break spaces in the dialog');
+    assert.equal(p.confirmationMessages.message, `Apply these ops to greet.py at tag 15E4:\n\n    PUT 2.=2:\n    +${NBSP.repeat(4)}return f"hi {name}"`);
   });
 
   it('asks before a write and shows the content', () => {
-    const p = tool('hashline_write').prepareInvocation({ input: { path: 'n.txt', content: 'a\nb\n' } } as never);
+    const p = tool('hashline_write').prepareInvocation({ input: { path: 'n.txt', content: 'a\n  b\n' } } as never);
     assert.equal(p.confirmationMessages?.title, 'Write n.txt?');
-    assert.match((p.confirmationMessages?.message as unknown as Markdown).value, /```\na\nb\n```$/);
+    assert.equal(p.confirmationMessages?.message, `Create or replace n.txt with:\n\n    a\n    ${NBSP.repeat(2)}b`);
   });
 
   it('shortens a long write in the confirmation', () => {
@@ -207,8 +203,35 @@ describe('prepareInvocation', () => {
     assert.match(p.confirmation.message, /"path": "x"/);
   });
 
-  it('fences ops that hold backticks so they cannot close the block', () => {
-    const f = fence('+```\n');
-    assert.equal(f, '````\n+```\n````');
+});
+
+// The two ways VS Code shows a confirmation, as far as whitespace goes: the
+// chat renders it as Markdown, where an indented code block keeps its text
+// after the four spaces; the dialog shows it as HTML text, where runs of
+// spaces and tabs collapse to one and those that start or end a line go.
+const NBSP = '\u00a0';
+const asCodeBlock = (shown: string) => shown.split('\n').map((l) => (assert.ok(l.startsWith('    '), JSON.stringify(l)), l.slice(4)));
+// (Not trim(): it would take no-break spaces too, which HTML keeps.)
+const asDialogText = (shown: string) => shown.split('\n').map((l) => l.replace(/[ \t]+/g, ' ').replace(/^ | $/g, ''));
+const seen = (lines: string[]) => lines.map((l) => l.replaceAll(NBSP, ' '));
+
+describe('verbatim', () => {
+  const text = 'PUT 2.=3:\n+    return f"hi {name}"\n+\tx = 1    # aligned\n+\n++  plus\n  leading and trailing  \n';
+  const expanded = text.slice(0, -1).replaceAll('\t', '    ').split('\n');
+
+  it('keeps every space in the chat\'s Markdown code block', () => {
+    assert.deepEqual(seen(asCodeBlock(verbatim(text))), expanded);
+  });
+
+  it('keeps every space in the dialog\'s text', () => {
+    assert.deepEqual(seen(asDialogText(verbatim(text))), expanded);
+  });
+
+  it('leaves single spaces between words as spaces, so long lines can wrap', () => {
+    assert.equal(verbatim('a b c'), '    a b c');
+  });
+
+  it('cannot be closed by backticks in the text, unlike a fence', () => {
+    assert.equal(verbatim('+```\n'), '    +```');
   });
 });

@@ -87,7 +87,8 @@ function get(url: string): Promise<number> {
   });
 }
 
-export async function start(bin: string, d: Dirs, folder: string, port: number): Promise<Running> {
+/** Starts code-server on `folder`; `env` adds to or overrides privateEnv. */
+export async function start(bin: string, d: Dirs, folder: string, port: number, env: Record<string, string> = {}): Promise<Running> {
   fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const args = [
     '--config', d.config,
@@ -103,7 +104,7 @@ export async function start(bin: string, d: Dirs, folder: string, port: number):
   let log = '';
   // Its own process group, so the stop below reaches the extension host and
   // the language server it started even if code-server leaves them behind.
-  const proc = spawn(bin, args, { env: privateEnv(d), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, args, { env: privateEnv(d, env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stdout?.on('data', (b: Buffer) => (log += b.toString()));
   proc.stderr?.on('data', (b: Buffer) => (log += b.toString()));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));

@@ -1,13 +1,18 @@
-// The real VS Code test: code-server 4.100.3 (VS Code 1.100.3) with the built
-// .vsix and a test-only extension installed, driven in Debian's headless
-// Chromium through playwright-core. The tools run through
-// vscode.lm.invokeTool in the real extension host, so every call goes
-// extension → language client → hashline-ls → workspace/applyEdit → editor.
+// The real VS Code test: code-server 4.100.3 (VS Code 1.100.3) with this
+// platform's .vsix (the one `make vsix` builds, with its bundled hashline-ls)
+// and a test-only extension installed, driven in Debian's headless Chromium
+// through playwright-core. No hashline-ls is on code-server's PATH and
+// hashline.serverPath is not set, so the bundled binary is what runs. The
+// tools run through vscode.lm.invokeTool in the real extension host, so
+// every call goes extension → language client → hashline-ls →
+// workspace/applyEdit → editor.
 //
-// It checks that a read returns the live buffer with unsaved typing, that an
-// edit lands in the open editor, and that a stale edit of a line the user
-// changed is refused with the live tag (and that the retry with that tag
-// lands). Screenshots and logs go to editors/vscode/test-results/.
+// It checks that the output channel names the bundled binary and its
+// version, that a read returns the live buffer with unsaved typing, that the
+// confirmation shows an edit's rows with their leading spaces, that an edit
+// lands in the open editor, and that a stale edit of a line the user changed
+// is refused with the live tag (and that the retry with that tag lands).
+// Screenshots and logs go to editors/vscode/test-results/.
 //
 // code-server comes from scripts/install-code-server.sh. Without it, or
 // without /usr/bin/chromium, the test skips and says why, unless
@@ -22,14 +27,15 @@ import { test } from 'node:test';
 
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { hashlineBin } from '../../scripts/serverBin';
 import toolEntries from '../../src/generated/tools.json';
 import * as cs from './codeServer';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const codeServerBin = process.env.HASHLINE_CODE_SERVER ?? path.join(root, '.cache', 'code-server', 'node_modules', '.bin', 'code-server');
 const chromiumBin = process.env.HASHLINE_CHROMIUM ?? '/usr/bin/chromium';
-const vsix = path.join(root, 'dist', 'hashline.vsix');
+const target = `${process.platform}-${process.arch}`;
+const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const vsix = path.join(root, 'dist', `hashline-${target}-${version}.vsix`);
 const results = path.join(root, 'test-results');
 const requireEditors = !!process.env.HASHLINE_REQUIRE_EDITORS;
 
@@ -106,18 +112,48 @@ async function runStep(page: Page, outDir: string, title: string, step: string, 
   return r;
 }
 
-/** Copies code-server's logs (the extension host's, and the Hashline output
- * channel with the server's log) next to the screenshots. */
-function keepLogs(dirs: cs.Dirs, serverLog: string): void {
-  fs.writeFileSync(path.join(results, 'code-server.log'), serverLog);
-  const logs = path.join(dirs.userData, 'logs');
-  if (!fs.existsSync(logs)) return;
+/** code-server's log files: the extension host's, and one per output
+ * channel (the Hashline one holds the extension's lines and the server's
+ * log). */
+function logFiles(dirs: cs.Dirs): string[] {
   const walk = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-  for (const f of walk(logs)) {
+  const logs = path.join(dirs.userData, 'logs');
+  return fs.existsSync(logs) ? walk(logs) : [];
+}
+
+/** The first line of the Hashline output channel that matches `re`. */
+async function hashlineOutputLine(dirs: cs.Dirs, re: RegExp, timeout = 30_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  let text = '';
+  for (;;) {
+    text = logFiles(dirs)
+      .filter((f) => /Hashline/.test(path.basename(f)))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('');
+    const line = text.split('\n').find((l) => re.test(l));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`the Hashline output has no line matching ${re}; it holds:\n${text}`);
+    await sleep(200);
+  }
+}
+
+/** Copies code-server's logs next to the screenshots. */
+function keepLogs(dirs: cs.Dirs, serverLog: string): void {
+  fs.writeFileSync(path.join(results, 'code-server.log'), serverLog);
+  for (const f of logFiles(dirs)) {
     const name = path.basename(f);
     if (/exthost|Hashline|remoteagent/i.test(name)) fs.copyFileSync(f, path.join(results, `log-${name}`));
   }
+}
+
+/** PATH without the folders that hold a hashline-ls, so that only the
+ * bundled binary can run. */
+function pathWithoutServer(): string {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir !== '' && !fs.existsSync(path.join(dir, 'hashline-ls')))
+    .join(path.delimiter);
 }
 
 test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits and refuse stale ones', { timeout: 300_000 }, async (t) => {
@@ -128,7 +164,7 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     t.skip(why);
     return;
   }
-  assert.ok(fs.existsSync(vsix), `${vsix} is missing: npm run package builds it (npm run test:vscode does)`);
+  assert.ok(fs.existsSync(vsix), `${vsix} is missing: \`bash scripts/package.sh ${target}\` builds it (scripts/test.sh does)`);
 
   fs.rmSync(results, { recursive: true, force: true });
   fs.mkdirSync(results, { recursive: true });
@@ -140,7 +176,6 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
   fs.mkdirSync(outDir);
   fs.writeFileSync(path.join(ws, 'greet.py'), GREET);
 
-  const bin = hashlineBin();
   const testVsix = path.join(base, 'hashline-test-driver.vsix');
   execFileSync(path.join(root, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', testVsix], {
     cwd: path.join(root, 'test-extension'),
@@ -152,7 +187,6 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     path.join(dirs.userData, 'User', 'settings.json'),
     JSON.stringify(
       {
-        'hashline.serverPath': bin,
         'hashlineTest.outDir': outDir,
         // A quiet, predictable workbench: no welcome page, tips, update or
         // recommendation pop-ups over the editor, and typing that inserts
@@ -184,12 +218,16 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
   const mark = (what: string) => timing.push(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const installed = await cs.installExtensions(codeServerBin, dirs, [vsix, testVsix]);
   const extDirs = fs.readdirSync(dirs.extensions);
-  for (const id of ['hashline.hashline-', 'hashline-test.hashline-test-driver-']) {
-    assert.ok(extDirs.some((d) => d.startsWith(id)), `${id}* is installed: ${extDirs.join(', ')}\n${installed}`);
-  }
+  const extDir = extDirs.find((d) => d.startsWith(`hashline.hashline-${version}`));
+  assert.ok(extDir, `hashline.hashline-${version} is installed: ${extDirs.join(', ')}\n${installed}`);
+  assert.ok(extDirs.some((d) => d.startsWith('hashline-test.hashline-test-driver-')), `the test driver is installed: ${extDirs.join(', ')}`);
+  // VS Code keeps the zip entry's mode when it unpacks the .vsix.
+  const bundled = path.join(dirs.extensions, extDir, 'bin', target, 'hashline-ls');
+  assert.ok((fs.statSync(bundled).mode & 0o111) === 0o111, `${bundled} is executable once installed`);
   mark('extensions installed');
 
-  const server = await cs.start(codeServerBin, dirs, ws, await cs.freePort());
+  const envPath = pathWithoutServer();
+  const server = await cs.start(codeServerBin, dirs, ws, await cs.freePort(), { PATH: envPath });
   mark('code-server listening');
   const dialogs: Dialog[] = [];
   let context: BrowserContext | undefined;
@@ -209,6 +247,11 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'greet.py' }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     mark('workbench ready');
+    // The output channel says which binary runs, where it came from, and
+    // the version the server reports (the one `hashline-ls version` prints).
+    const running = await hashlineOutputLine(dirs, /^\[hashline\] running /);
+    const serverVersion = execFileSync(bundled, ['version'], { encoding: 'utf8' }).trim();
+    assert.equal(running, `[hashline] running ${serverVersion}: ${bundled} (bundled with the extension)`, `PATH was ${envPath}`);
     await row.dblclick();
     await editorText(page, 'def greet(name):');
 
@@ -236,9 +279,9 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.equal(r.bufferAfterEdit, GREET.replace('hello {name}', 'hi {name}') + 'TYPED = 42', 'the edit landed in the open buffer and kept the unsaved line');
     const confirmEdit = dialogs.find((d) => d.text.includes('Edit greet.py?'));
     assert.ok(confirmEdit, `VS Code asked before the edit; dialogs: ${JSON.stringify(dialogs)}`);
-    assert.match(confirmEdit.text, /PUT 2\.=2:/, 'the confirmation shows the ops');
-    // The dialog renders the Markdown as HTML text, so runs of spaces collapse.
-    assert.match(confirmEdit.text, /\+\s+return f"hi \{name\}"/, 'the confirmation shows the new rows');
+    assert.match(confirmEdit.text, /^PUT 2\.=2:$/m, 'the confirmation shows the ops');
+    // The dialog's text as rendered: a space HTML collapsed is gone from it.
+    assert.match(confirmEdit.text, /^\+ {4}return f"hi \{name\}"$/m, `the confirmation shows the new row with its four spaces: ${JSON.stringify(confirmEdit.text)}`);
     assert.ok(dialogs.some((d) => d.text.includes('Write notes.txt?')), 'VS Code asked before the write');
     assert.equal(dialogs.length, 2, `only the write and the edit asked first, not the read or the grep: ${JSON.stringify(dialogs)}`);
 

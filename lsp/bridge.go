@@ -1,0 +1,427 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"hashline-ls/commands"
+	"hashline-ls/endpoint"
+	"hashline-ls/hashline"
+	"hashline-ls/workspace"
+)
+
+// This file is the server's end of the bridge to hashline-ls mcp (package
+// endpoint has the protocol): it publishes the endpoint while the editor
+// holds workspace folders, and serves each connection with a command
+// server of its own over the editor's documents and sink.
+
+// Endpoints is where a server publishes its bridge endpoint: a registry,
+// or, when there is none, why (initialize tells the editor).
+type Endpoints struct {
+	Registry *endpoint.Registry
+	Problem  error
+}
+
+// ServePublished is Serve for a server that also publishes its bridge
+// endpoint in ep once initialized, and withdraws it when the editor shuts
+// it down or goes away.
+func ServePublished(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
+	return serve(ctx, rw, log, ep)
+}
+
+// NewStream frames JSON-RPC messages on rw as the language server does:
+// the bridge's two ends speak through it.
+func NewStream(rw io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return newStream(rw, log)
+}
+
+// bridge is a server's endpoint and its connections.
+type bridge struct {
+	s   *Server
+	reg *endpoint.Registry // nil: publish nothing
+
+	mu      sync.Mutex // guards the fields below
+	save    bool       // the editor offered hashline/saveDocument
+	l       *endpoint.Listener
+	problem string // why nothing is published, when nothing is
+	conns   map[*bridgeConn]bool
+	next    int  // numbers the connections' sessions
+	closed  bool // withdrawn for good: shutdown, exit or the editor gone
+}
+
+func newBridge(s *Server) *bridge { return &bridge{s: s, conns: map[*bridgeConn]bool{}} }
+
+// saves reports whether the editor saves documents when asked.
+func (b *bridge) saves() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.save
+}
+
+// initialize reads whether the editor offers hashline/saveDocument,
+// publishes the endpoint, and says in res (the initialize result) where it
+// is, or why it is not.
+func (b *bridge) initialize(params json.RawMessage, res any) any {
+	var p struct {
+		InitializationOptions struct {
+			SaveDocument bool `json:"saveDocument"`
+			Hashline     struct {
+				SaveDocument bool `json:"saveDocument"`
+			} `json:"hashline"`
+		} `json:"initializationOptions"`
+	}
+	_ = json.Unmarshal(params, &p) // a malformed field was reported by initialize
+	o := p.InitializationOptions
+	b.mu.Lock()
+	b.save = o.SaveDocument || o.Hashline.SaveDocument
+	told := b.reg != nil || b.problem != ""
+	b.mu.Unlock()
+	b.publish()
+	if !told {
+		return res
+	}
+	m, ok := res.(map[string]any)
+	caps, ok2 := m["capabilities"].(map[string]any)
+	if !ok || !ok2 {
+		return res
+	}
+	b.mu.Lock()
+	info := map[string]any{"endpoint": nil}
+	if b.l != nil {
+		info["endpoint"] = b.l.Addr().String()
+	} else {
+		info["endpointProblem"] = b.problem
+	}
+	b.mu.Unlock()
+	caps["experimental"] = map[string]any{"hashline": info}
+	return res
+}
+
+// publish publishes the endpoint with the workspace folders as they are
+// now, or updates it, and ends the connections whose roots the folders no
+// longer hold. A failure is a warning: the editor works without it.
+func (b *bridge) publish() {
+	if b.reg == nil {
+		return
+	}
+	folders := b.s.canonicalFolders()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	switch {
+	case b.l != nil:
+		if err := b.l.SetFolders(folders); err != nil {
+			b.s.log.Warn("the bridge endpoint keeps its old workspace folders", zap.Error(err))
+		}
+	case len(folders) == 0:
+		b.problem = "no workspace folder: the endpoint is published once the editor opens one"
+		return
+	default:
+		l, err := b.reg.Publish(folders, commands.Version)
+		if err != nil {
+			b.problem = err.Error()
+			b.s.log.Warn("the bridge endpoint is not published: hashline-ls mcp works on the disk", zap.Error(err))
+			return
+		}
+		l.Refused = func(err error) { b.s.log.Warn("bridge connection refused", zap.Error(err)) }
+		b.l = l
+		b.s.log.Info("bridge endpoint published", zap.String("socket", l.Addr().String()), zap.Strings("folders", folders))
+		go b.accept(l)
+	}
+	for c := range b.conns {
+		if !c.heldBy(folders) {
+			c.conn.Close()
+		}
+	}
+}
+
+// close withdraws the endpoint and ends every connection.
+func (b *bridge) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	b.closed = true
+	if b.l != nil {
+		b.l.Close()
+		b.s.log.Info("bridge endpoint withdrawn", zap.String("socket", b.l.Addr().String()))
+	}
+	for c := range b.conns {
+		c.conn.Close()
+	}
+}
+
+func (b *bridge) accept(l *endpoint.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) {
+				b.s.log.Warn("the bridge endpoint stopped accepting", zap.Error(err))
+			}
+			return
+		}
+		go b.serveConn(c)
+	}
+}
+
+// serveConn serves one connection until either end closes it.
+func (b *bridge) serveConn(c net.Conn) {
+	bc := &bridgeConn{b: b, conn: jsonrpc2.NewConn(newStream(c, b.s.log)), inflight: map[string]context.CancelFunc{}}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		c.Close()
+		return
+	}
+	b.conns[bc] = true
+	b.mu.Unlock()
+	bc.conn.Go(context.Background(), bc.handle)
+	<-bc.conn.Done()
+	bc.end()
+	b.mu.Lock()
+	delete(b.conns, bc)
+	b.mu.Unlock()
+}
+
+// canonicalFolders are the workspace folders, symlinks resolved, leaving
+// out any that cannot be used.
+func (s *Server) canonicalFolders() []string {
+	s.mu.Lock()
+	raw := slices.Clone(s.folders)
+	s.mu.Unlock()
+	var out []string
+	for _, f := range raw {
+		if r, err := workspace.New(f); err == nil {
+			out = append(out, r.List()...)
+		}
+	}
+	return out
+}
+
+// bridgeConn is one hashline-ls mcp process's connection: after hello, a
+// session of its own, confined to that process's roots.
+type bridgeConn struct {
+	b    *bridge
+	conn jsonrpc2.Conn
+
+	mu       sync.Mutex       // guards the fields below
+	cmds     *commands.Server // set by hello
+	roots    []string
+	session  string
+	inflight map[string]context.CancelFunc
+}
+
+// handle is the connection's jsonrpc2 handler. Like the server's, it
+// always returns nil and answers failures to the peer.
+func (c *bridgeConn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	defer func() {
+		if p := recover(); p != nil {
+			c.b.s.log.Error("bridge handler panicked", zap.String("method", req.Method()), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			_ = reply(context.WithoutCancel(ctx), nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("the server failed handling %s: %v", req.Method(), p)))
+		}
+	}()
+	call, isCall := req.(*jsonrpc2.Call)
+	switch {
+	case req.Method() == endpoint.MethodCancel:
+		c.cancel(req.Params())
+	case !isCall:
+	case req.Method() == endpoint.MethodHello:
+		c.hello(ctx, reply, req.Params())
+	case req.Method() == endpoint.MethodExecute:
+		c.execute(ctx, call, reply)
+	default:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method %q is not part of the hashline bridge: it takes %s and %s", req.Method(), endpoint.MethodHello, endpoint.MethodExecute)))
+	}
+	return nil
+}
+
+// hello checks the peer's roots against the workspace folders and, when
+// the folders hold them all, gives the connection its command server. A
+// refusal is answered, then the connection is closed.
+func (c *bridgeConn) hello(ctx context.Context, reply jsonrpc2.Replier, params json.RawMessage) {
+	folders := c.b.s.canonicalFolders()
+	h, err := c.welcome(params, folders)
+	if err != nil {
+		_ = reply(ctx, nil, err)
+		c.b.s.log.Warn("bridge hello refused", zap.Error(err))
+		c.conn.Close()
+		return
+	}
+	c.b.s.log.Info("bridge connection", zap.Int("pid", h.PID), zap.Strings("roots", h.Roots), zap.String("session", c.session))
+	_ = reply(ctx, endpoint.Welcome{Protocol: endpoint.Protocol, Version: commands.Version, PID: os.Getpid(), Folders: folders, Save: c.b.saves()}, nil)
+}
+
+// welcome decodes hello and builds the connection's command server, or
+// says why not.
+func (c *bridgeConn) welcome(params json.RawMessage, folders []string) (endpoint.Hello, error) {
+	var h endpoint.Hello
+	if err := json.Unmarshal(params, &h); err != nil {
+		return h, jsonrpc2.NewError(jsonrpc2.InvalidParams, "hello params: "+err.Error())
+	}
+	if h.Protocol != endpoint.Protocol {
+		return h, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("this hashline-ls %s speaks bridge protocol %d, not %d: use the same version of hashline-ls in the editor and for mcp", commands.Version, endpoint.Protocol, h.Protocol))
+	}
+	roots, err := workspace.New(h.Roots...)
+	if err != nil || len(h.Roots) == 0 {
+		return h, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("hello roots %v: %v", h.Roots, err))
+	}
+	for _, r := range roots.List() {
+		if !inFolders(r, folders) {
+			return h, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not inside this editor's workspace folders (%s): open it in the editor, or work on the disk", r, strings.Join(folders, ", ")))
+		}
+	}
+	s := c.b.s
+	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: s.docs, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmds != nil {
+		return h, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "hello comes once per connection")
+	}
+	c.b.mu.Lock()
+	c.b.next++
+	c.session = fmt.Sprintf("mcp-%d-%d", h.PID, c.b.next)
+	c.b.mu.Unlock()
+	c.cmds, c.roots = cmds, roots.List()
+	return h, nil
+}
+
+// heldBy reports whether folders still hold every root of the connection.
+func (c *bridgeConn) heldBy(folders []string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.roots {
+		if !inFolders(r, folders) {
+			return false
+		}
+	}
+	return true
+}
+
+func inFolders(path string, folders []string) bool {
+	for _, f := range folders {
+		if path == f || strings.HasPrefix(path, strings.TrimSuffix(f, string(filepath.Separator))+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// execute runs one command in the connection's session, on its own
+// goroutine, so the read loop stays free for $/cancelRequest.
+func (c *bridgeConn) execute(ctx context.Context, call *jsonrpc2.Call, reply jsonrpc2.Replier) {
+	c.mu.Lock()
+	cmds, session := c.cmds, c.session
+	c.mu.Unlock()
+	var p endpoint.Execute
+	switch err := json.Unmarshal(call.Params(), &p); {
+	case cmds == nil:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "send "+endpoint.MethodHello+" first"))
+		return
+	case err != nil:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "execute params: "+err.Error()))
+		return
+	}
+	args, refusal, err := sessionArgs(p, session)
+	if err != nil || refusal != nil {
+		_ = reply(ctx, refusal, err)
+		return
+	}
+	key := callKey(call.ID())
+	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	c.mu.Lock()
+	c.inflight[key] = cancel
+	c.mu.Unlock()
+	go func() {
+		rctx := context.WithoutCancel(ctx)
+		defer func() {
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
+			cancel()
+			if r := recover(); r != nil {
+				c.b.s.log.Error("bridged command panicked", zap.String("command", p.Command), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+				_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s failed: %v", p.Command, r)))
+			}
+		}()
+		res, err := cmds.Execute(cctx, p.Command, args)
+		switch {
+		case errors.Is(err, context.Canceled):
+			_ = reply(rctx, nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, p.Command+" was cancelled before it wrote anything"))
+		case err != nil:
+			_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error()))
+		default:
+			_ = reply(rctx, res, nil)
+		}
+	}()
+}
+
+// sessionArgs names the connection's session in a command's arguments. A
+// session the peer names itself is refused with a result: the connection
+// is the session.
+func sessionArgs(p endpoint.Execute, session string) (json.RawMessage, any, error) {
+	raw := p.Arguments
+	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("the arguments of %s must be one JSON object", p.Command))
+	}
+	if _, ok := m["session"]; ok {
+		return nil, commands.Refuse(hashline.CodeInvalidArgument, "session", fmt.Sprintf(
+			"argument session: %s takes no session over the bridge, where each connection is its own session: send the call again without it", p.Command)), nil
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	m["session"], _ = json.Marshal(session)
+	out, err := json.Marshal(m)
+	return out, nil, err
+}
+
+func (c *bridgeConn) cancel(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.inflight[idKey(p.ID)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// end stops what the connection still runs and ends its session.
+func (c *bridgeConn) end() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cancel := range c.inflight {
+		cancel()
+	}
+	if c.cmds != nil {
+		c.cmds.Sessions.End(c.session)
+	}
+}

@@ -1,0 +1,103 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"hashline-ls/commands"
+	"hashline-ls/documents"
+	"hashline-ls/hashline"
+)
+
+// methodSaveDocument asks the editor to save one document through its own
+// save path (package endpoint describes it). An editor offers it with
+// initializationOptions {"hashline": {"saveDocument": true}}.
+const methodSaveDocument = "hashline/saveDocument"
+
+type saveParams struct {
+	URI string `json:"uri"`
+}
+
+type saveResult struct {
+	Saved  bool   `json:"saved"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// saveTimeout bounds the wait for the editor's answer to a save: a
+// format-on-save may take a while, a dialog longer.
+const saveTimeout = 30 * time.Second
+
+// saver is the commands.Saver of bridged sessions: after an edit landed in
+// the editor's buffers, it asks the editor to save each file whose text
+// before the edit was the file on disk, and waits until the disk holds
+// what the buffer holds. The editor's own assistants have none: their user
+// saves.
+type saver struct{ s *Server }
+
+func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed documents.Landed) (documents.Landed, []commands.Unsaved) {
+	var unsaved []commands.Unsaved
+	for _, fc := range cs.Files {
+		path := fc.Path
+		switch fc.Kind {
+		case documents.Delete:
+			continue
+		case documents.Rename:
+			path = fc.NewPath
+		}
+		got := landed[path]
+		if got == nil {
+			continue
+		}
+		text, why := v.saveFile(ctx, fc, path, got.Raw())
+		if why != "" {
+			unsaved = append(unsaved, commands.Unsaved{Path: path, Why: why})
+			continue
+		}
+		if text != nil {
+			landed[path] = text
+		}
+	}
+	return landed, unsaved
+}
+
+// saveFile saves one file that now holds want in the editor, when it
+// should be: it returns the text the file ended with (nil when nothing was
+// saved and nothing needed to be), or why it is left unsaved.
+func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want string) (text *hashline.Text, why string) {
+	b, err := os.ReadFile(path)
+	disk := string(b)
+	switch {
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Sprintf("it cannot be read on disk (%v)", err)
+	case err == nil && documents.OnDisk(want, disk):
+		return nil, "" // the editor wrote it itself, or applied it on disk
+	case fc.Old != nil && fc.Old.Text != nil && !documents.OnDisk(fc.Old.Text.Raw(), disk):
+		return nil, "its buffer held unsaved changes before this edit, which only the user may save"
+	case !v.s.bridge.saves():
+		return nil, "the editor does not offer to save files for hashline-ls (its hashline plugin or extension predates hashline/saveDocument)"
+	}
+	var res saveResult
+	callCtx, cancel := context.WithTimeout(ctx, saveTimeout)
+	_, err = v.s.conn.Call(callCtx, methodSaveDocument, saveParams{URI: sink(v).uriOf(path)}, &res)
+	cancel()
+	switch {
+	case ctx.Err() != nil:
+		return nil, "the call was cancelled before the editor saved it"
+	case err != nil:
+		return nil, fmt.Sprintf("the editor's answer to the save was an error (%v)", err)
+	case !res.Saved:
+		reason := res.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return nil, fmt.Sprintf("the editor did not save it (%s)", reason)
+	}
+	saved, err := documents.AwaitSaved(ctx, v.s.docs, path, disk, v.s.landTimeout())
+	if err != nil {
+		return nil, fmt.Sprintf("the editor answered that it saved it, but %v", err)
+	}
+	return saved, ""
+}

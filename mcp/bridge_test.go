@@ -1,0 +1,455 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"hashline-ls/commands"
+	"hashline-ls/endpoint"
+	"hashline-ls/hashline"
+	"hashline-ls/lsp/lsptest"
+	"hashline-ls/workspace"
+)
+
+// registry is a fresh endpoint folder of this user. Its path is kept
+// short: a socket path has little room.
+func registry(t testing.TB) *endpoint.Registry {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "hlb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	reg, err := endpoint.OpenDir(filepath.Join(dir, "r"), os.Getuid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// fakeEditor starts the fake editor publishing its endpoint in reg, with
+// files in its workspace folder. It offers hashline/saveDocument unless
+// told otherwise.
+func fakeEditor(t *testing.T, reg *endpoint.Registry, opts lsptest.Options, files map[string]string) *lsptest.Editor {
+	t.Helper()
+	opts.Endpoints = reg
+	e := lsptest.New(t, opts)
+	for name, text := range files {
+		e.WriteFile(name, text)
+	}
+	return e
+}
+
+// bridgeTo chooses, as hashline-ls mcp does, the editor in reg that holds
+// root, and returns a Bridge to it for that root.
+func bridgeTo(t testing.TB, reg *endpoint.Registry, root string) *Bridge {
+	t.Helper()
+	list, err := reg.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := endpoint.Choose(list, []string{root}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewBridge(reg, ch, roots, NewDisk(roots, nil), nil)
+}
+
+func vscodeSaving() lsptest.Options {
+	o := lsptest.VSCode()
+	o.SaveDocument = true
+	return o
+}
+
+// warningsOf are the messages of a result's warnings of kind.
+func warningsOf(c called, kind string) []string {
+	var out []string
+	ws, _ := c.result["warnings"].([]any)
+	for _, w := range ws {
+		if m, ok := w.(map[string]any); ok && m["kind"] == kind {
+			out = append(out, m["message"].(string))
+		}
+	}
+	return out
+}
+
+func diskText(t *testing.T, e *lsptest.Editor, rel string) string {
+	t.Helper()
+	return e.DiskText(rel)
+}
+
+const greet = "def greet(name):\n    return f\"hello {name}\"\n"
+
+func TestBridgeReadSeesUnsavedText(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	e.Type("greet.py", "hello", "hello there")
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+
+	r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
+	if r.isError || !strings.Contains(r.text, "2:    return f\"hello there {name}\"\n") {
+		t.Fatalf("the read through the editor: %q", r.text)
+	}
+	if got := tagOf(t, r.text); got != string(hashline.TagOf(e.BufferText("greet.py"))) {
+		t.Fatalf("tag %s is not the buffer's", got)
+	}
+	if diskText(t, e, "greet.py") != greet {
+		t.Fatal("a read changed the disk")
+	}
+}
+
+func TestBridgeEditOfACleanBufferIsSaved(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		open   bool
+		saving lsptest.SaveBehaviour
+	}{
+		{"open buffer, didSave before the answer", true, lsptest.SaveBehaviour{}},
+		{"open buffer, didSave after the answer", true, lsptest.SaveBehaviour{AfterAnswer: true}},
+		{"file the editor did not hold", false, lsptest.SaveBehaviour{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registry(t)
+			e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+			e.SetSave(tc.saving)
+			if tc.open {
+				e.Open("greet.py", 1)
+			}
+			cs := connect(t, bridgeTo(t, reg, e.Root()))
+			tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+			r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+			want := strings.Replace(greet, "hello", "hi", 1)
+			if r.isError {
+				t.Fatalf("edit: %s", r.text)
+			}
+			if n := len(e.Applies()); n != 1 {
+				t.Fatalf("%d applyEdit requests, want 1", n)
+			}
+			if got := e.BufferText("greet.py"); got != want {
+				t.Fatalf("buffer %q, want %q", got, want)
+			}
+			if saves := e.Saves(); len(saves) != 1 || e.PathOf(saves[0]) != e.Path("greet.py") {
+				t.Fatalf("saveDocument requests: %q", saves)
+			}
+			if got := diskText(t, e, "greet.py"); got != want {
+				t.Fatalf("disk %q, want %q", got, want)
+			}
+			if got := tagOf(t, r.text); got != string(hashline.TagOf(want)) {
+				t.Fatalf("tag %s, want the saved text's %s", got, hashline.TagOf(want))
+			}
+			if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 0 {
+				t.Fatalf("unsaved warnings for a saved file: %q", ws)
+			}
+		})
+	}
+}
+
+func TestBridgeFormatOnSave(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.SetSave(lsptest.SaveBehaviour{Format: func(s string) string { return strings.ReplaceAll(s, "name", "who") }})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	want := "def greet(who):\n    return f\"hi {who}\"\n"
+	if got := diskText(t, e, "greet.py"); got != want || e.BufferText("greet.py") != want {
+		t.Fatalf("disk %q, buffer %q, want both %q", got, e.BufferText("greet.py"), want)
+	}
+	if got := tagOf(t, r.text); got != string(hashline.TagOf(want)) {
+		t.Fatalf("tag %s, want the formatted text's %s", got, hashline.TagOf(want))
+	}
+	if ws := warningsOf(r, hashline.WarnLanded); len(ws) != 1 || !strings.Contains(r.text, "warning: the text that landed differs from the edit at lines 1-2") {
+		t.Fatalf("no drift warning for the format-on-save: %q", r.text)
+	}
+	// What the read after the save shows is what the edit's tag named.
+	if read := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}); tagOf(t, read.text) != tagOf(t, r.text) {
+		t.Fatalf("the read after the save: %q", read.text)
+	}
+}
+
+func TestBridgeDirtyBufferIsNotSaved(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	e.Type("greet.py", "greet(name)", "greet(name, loud)")
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	want := "def greet(name, loud):\n    return f\"hi {name}\"\n"
+	if r.isError || e.BufferText("greet.py") != want {
+		t.Fatalf("edit %s; buffer %q, want %q", r.text, e.BufferText("greet.py"), want)
+	}
+	if got := diskText(t, e, "greet.py"); got != greet {
+		t.Fatalf("the disk changed to %q: a buffer holding the user's typing was saved", got)
+	}
+	if saves := e.Saves(); len(saves) != 0 {
+		t.Fatalf("saveDocument was sent: %q", saves)
+	}
+	ws := warningsOf(r, hashline.WarnUnsaved)
+	line := "warning: greet.py is not saved: its buffer held unsaved changes before this edit, which only the user may save; the edit is in the editor's buffer, and the disk keeps the old text until the file is saved there\n"
+	if len(ws) != 1 || !strings.HasSuffix(r.text, line) {
+		t.Fatalf("the result does not say it is unsaved in one line: %q", r.text)
+	}
+	if got := tagOf(t, r.text); got != string(hashline.TagOf(want)) {
+		t.Fatalf("tag %s, want the buffer's", got)
+	}
+}
+
+func TestBridgeEditorWithoutSaveDocument(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, lsptest.VSCode(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	if r.isError || diskText(t, e, "greet.py") != greet || len(e.Saves()) != 0 {
+		t.Fatalf("edit %s; disk %q; saves %q", r.text, diskText(t, e, "greet.py"), e.Saves())
+	}
+	if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 1 || !strings.Contains(ws[0], "greet.py is not saved: the editor does not offer to save files for hashline-ls") {
+		t.Fatalf("warnings: %q", ws)
+	}
+}
+
+func TestBridgeSaveRefused(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.SetSave(lsptest.SaveBehaviour{Refuse: "the file is read-only"})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	if ws := warningsOf(r, hashline.WarnUnsaved); r.isError || len(ws) != 1 || !strings.Contains(ws[0], "the editor did not save it (the file is read-only)") {
+		t.Fatalf("%s", r.text)
+	}
+}
+
+func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
+	e.Open("a.txt", 1)
+	e.Open("b.txt", 1)
+	e.Type("b.txt", "three", "THREE")
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+
+	w := call(t, cs, "hashline_write", map[string]any{"path": "new/c.txt", "content": "fresh\n"})
+	if w.isError || len(e.Applies()) != 1 || diskText(t, e, "new/c.txt") != "fresh\n" || len(warningsOf(w, hashline.WarnUnsaved)) != 0 {
+		t.Fatalf("write: %s; disk %q", w.text, diskText(t, e, "new/c.txt"))
+	}
+	call(t, cs, "hashline_read", map[string]any{"path": "a.txt", "anchors": "line"})
+	call(t, cs, "hashline_read", map[string]any{"path": "b.txt", "anchors": "line"})
+	two := "2:" + hashline.LineHash("two")
+	p := call(t, cs, "hashline_patch", map[string]any{"patch": fmt.Sprintf("@@ a.txt\n= %s..%s\n~TWO\n@@ b.txt\n+ 1:%s\n~four\n", two, two, hashline.LineHash("THREE"))})
+	if p.isError {
+		t.Fatalf("patch: %s", p.text)
+	}
+	if got := diskText(t, e, "a.txt"); got != "one\nTWO\n" {
+		t.Fatalf("a.txt, clean, was not saved: %q", got)
+	}
+	if got, buf := diskText(t, e, "b.txt"), e.BufferText("b.txt"); got != "three\n" || buf != "THREE\nfour\n" {
+		t.Fatalf("b.txt, dirty: disk %q, buffer %q", got, buf)
+	}
+	if ws := warningsOf(p, hashline.WarnUnsaved); len(ws) != 1 || !strings.HasPrefix(ws[0], "b.txt is not saved: ") {
+		t.Fatalf("patch warnings: %q", ws)
+	}
+}
+
+func TestBridgeEditorGoesAway(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	e.Type("greet.py", "hello", "hello there")
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
+	tag := tagOf(t, r.text)
+
+	e.Disconnect()
+	e.WaitServe()
+	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	if !r.isError || r.code() != string(hashline.CodeTagUnknown) {
+		t.Fatalf("an edit with the editor's tag on the disk: %s", r.text)
+	}
+	gone := warningsOf(r, hashline.WarnEditor)
+	if len(gone) != 1 || !strings.Contains(r.text, "went away: from this call on, this session works on the disk") {
+		t.Fatalf("no warning that the editor went away: %q", r.text)
+	}
+	if got := diskText(t, e, "greet.py"); got != greet {
+		t.Fatalf("the disk changed: %q", got)
+	}
+	// From here on the disk: the read sees the saved text, the edit
+	// lands there, and nothing warns again.
+	r = call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
+	if strings.Contains(r.text, "there") || len(warningsOf(r, hashline.WarnEditor)) != 0 {
+		t.Fatalf("the read on the disk: %q", r.text)
+	}
+	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tagOf(t, r.text), "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	if want := strings.Replace(greet, "hello", "hi", 1); r.isError || diskText(t, e, "greet.py") != want {
+		t.Fatalf("edit on the disk: %s", r.text)
+	}
+	if list, _ := reg.List(); len(list) != 0 {
+		t.Fatalf("the editor's entry outlived it: %+v", list)
+	}
+}
+
+func TestBridgeConfinesToTheMCPRoots(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"sub/in.txt": "in\n", "out.txt": "out\n"})
+	// The editor's folder is wider than the MCP process's root.
+	cs := connect(t, bridgeTo(t, reg, e.Path("sub")))
+	tag := string(hashline.TagOf("out\n"))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"hashline_read", map[string]any{"path": "../out.txt"}},
+		{"hashline_read", map[string]any{"path": e.Path("out.txt")}},
+		{"hashline_write", map[string]any{"path": "../new.txt", "content": "x\n"}},
+		{"hashline_edit", map[string]any{"path": "../out.txt", "tag": tag, "ops": "CUT 1.=1"}},
+		{"hashline_edit", map[string]any{"path": "in.txt", "tag": string(hashline.TagOf("in\n")), "ops": "MV ../moved.txt"}},
+		{"hashline_patch", map[string]any{"patch": "@@ ../out.txt\n- 1:" + hashline.LineHash("out") + "\n"}},
+		{"hashline_grep", map[string]any{"pattern": "out", "path": ".."}},
+	} {
+		r := call(t, cs, tc.tool, tc.args)
+		if !r.isError || r.code() != string(hashline.CodePathOutsideWorkspace) {
+			t.Errorf("%s %v: %s", tc.tool, tc.args, r.text)
+		}
+	}
+	if len(e.Applies()) != 0 || diskText(t, e, "out.txt") != "out\n" || e.Exists("new.txt") || e.Exists("moved.txt") {
+		t.Fatal("a refused call changed something")
+	}
+	// Inside the root the editor serves, and headers read as on the disk:
+	// relative to the root.
+	e.Open("sub/in.txt", 1)
+	e.Type("sub/in.txt", "in", "typed in")
+	if r := call(t, cs, "hashline_read", map[string]any{"path": "in.txt"}); r.isError || r.text != "[in.txt#"+string(hashline.TagOf("typed in\n"))+"]\n1:typed in\n" {
+		t.Fatalf("read inside the root: %q", r.text)
+	}
+}
+
+func TestBridgeWarnsWhichEditorServes(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"a.txt": "a\n"})
+	b := bridgeTo(t, reg, e.Root())
+	b.choice.Others = []endpoint.Info{{PID: 4242, Folders: []string{filepath.Dir(e.Root())}, Started: time.Now().Add(-time.Hour)}}
+	cs := connect(t, b)
+	r := call(t, cs, "hashline_read", map[string]any{"path": "a.txt"})
+	w := warningsOf(r, hashline.WarnEditor)
+	if len(w) != 1 || !strings.Contains(w[0], fmt.Sprintf("served by the editor with pid %d", os.Getpid())) || !strings.Contains(w[0], "also holding it: pid 4242") ||
+		!strings.HasSuffix(r.text, "--editor PID\n") {
+		t.Fatalf("first result: %q", r.text)
+	}
+	if r := call(t, cs, "hashline_read", map[string]any{"path": "a.txt"}); len(warningsOf(r, hashline.WarnEditor)) != 0 {
+		t.Fatalf("the second result warns again: %q", r.text)
+	}
+}
+
+func TestBridgeStaleEntryIsRemoved(t *testing.T) {
+	reg := registry(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := dead.Process.Pid
+	info, _ := json.Marshal(endpoint.Info{PID: pid, Folders: []string{root}, Version: "0", Started: time.Now()})
+	for name, body := range map[string][]byte{fmt.Sprintf("%d.json", pid): info, fmt.Sprintf("%d.sock", pid): nil} {
+		if err := os.WriteFile(filepath.Join(reg.Dir(), name), body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roots, _ := workspace.New(root)
+	b := NewBridge(reg, endpoint.Choice{Serving: endpoint.Info{PID: pid, Folders: []string{root}}, Folder: root}, roots, NewDisk(roots, nil), nil)
+	cs := connect(t, b)
+	r := call(t, cs, "hashline_read", map[string]any{"path": "a.txt"})
+	if w := warningsOf(r, hashline.WarnEditor); r.isError || len(w) != 1 || !strings.Contains(w[0], string(endpoint.CodeStale)) || !strings.Contains(w[0], "this session works on the disk") {
+		t.Fatalf("read with a stale entry: %q", r.text)
+	}
+	if ents, _ := os.ReadDir(reg.Dir()); len(ents) != 0 {
+		t.Fatalf("the stale entry is still there: %v", ents)
+	}
+}
+
+// An edit the editor goes away in the middle of may have landed: it is not
+// run again on the disk, and the model is told to read first.
+func TestBridgeEditorGoesAwayMidEdit(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	// The editor answers applied and then never reports the text: the
+	// server waits for it when the editor goes away.
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
+	done := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "hashline_edit",
+			Arguments: map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	e.AwaitApply()
+	e.Disconnect()
+	res := <-done
+	if res == nil {
+		t.FailNow()
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	if !res.IsError || !strings.HasPrefix(text, "TOOL_FAILED: the editor went away while it ran hashline.edit, which may have changed the file: read it before doing anything else") ||
+		!strings.Contains(text, "warning: the editor with pid ") {
+		t.Fatalf("the cut-off edit: %q", text)
+	}
+	if got := diskText(t, e, "greet.py"); got != greet {
+		t.Fatalf("the edit was run again on the disk: %q", got)
+	}
+}
+
+// A call cancelled while the editor works on it is cancelled in the
+// editor's server too ($/cancelRequest with its id), and what the server
+// answers, here that the edit was applied, is still the result.
+func TestBridgeCancel(t *testing.T) {
+	reg := registry(t)
+	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.Open("greet.py", 1)
+	sess, err := bridgeTo(t, reg, e.Root()).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	read, err := sess.Execute(context.Background(), commands.CmdRead, json.RawMessage(`{"path":"greet.py"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Tag string }
+	json.Unmarshal(read, &r)
+	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		e.AwaitApply()
+		cancel()
+	}()
+	args, _ := json.Marshal(map[string]any{"path": "greet.py", "tag": r.Tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	res, err := sess.Execute(ctx, commands.CmdEdit, args)
+	if err != nil {
+		t.Fatalf("the cancelled edit: %v", err)
+	}
+	if !strings.Contains(string(res), "the editor applied the edit to "+e.Path("greet.py")+", but the wait for its text was cancelled") {
+		t.Fatalf("the cancelled edit's result: %s", res)
+	}
+}
