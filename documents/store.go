@@ -78,6 +78,13 @@ func (s *Store) disk() Disk {
 	return s.files
 }
 
+// DiskText is what the disk holds at path, read beneath its root whether
+// or not the editor holds the file; a missing file is an fs.ErrNotExist.
+func (s *Store) DiskText(path string) (string, error) {
+	b, _, err := s.disk().read(path)
+	return stringOf(b), err
+}
+
 // Encoding is the encoding ranges of changes are counted in.
 func (s *Store) Encoding() Encoding {
 	s.mu.Lock()

@@ -82,7 +82,9 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 		e := lsptest.New(t, lsptest.Options{Quiet: true})
 		_, _, stop := swapped(t, e, "inside\n", "outside\n")
 		served := 0
-		for i := 0; i < readRounds; i++ {
+		// readRounds reads, and on until one was served: on a loaded
+		// machine the swaps may pause for a while.
+		for i := 0; i < readRounds || served == 0 && i < 10*readRounds; i++ {
 			r, err := e.Exec(commands.CmdRead, map[string]any{"path": "sub/data.txt"})
 			if err != nil {
 				t.Fatal(err)
@@ -94,7 +96,7 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 				served++
 			}
 		}
-		t.Logf("%d swaps, %d of %d reads served", stop(), served, readRounds)
+		t.Logf("%d swaps, %d reads served", stop(), served)
 		if served == 0 {
 			t.Fatal("no read was served: the test proves nothing")
 		}
@@ -105,7 +107,7 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 		// passes its tag check.
 		outsideFile, inside, stop := swapped(t, e, "x\n", "x\n")
 		landed := 0
-		for i := 0; i < editRounds; i++ {
+		for i := 0; i < editRounds || landed == 0 && i < 10*editRounds; i++ {
 			r, err := e.Exec(commands.CmdEdit, map[string]any{"path": "sub/data.txt", "tag": tagOf("x\n"), "ops": "PUT >1:\n+y"})
 			if err != nil {
 				t.Fatal(err)
@@ -120,7 +122,7 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 				t.Fatalf("edit %d: %s", i, r.Raw)
 			}
 		}
-		t.Logf("%d swaps, %d of %d edits landed", stop(), landed, editRounds)
+		t.Logf("%d swaps, %d edits landed", stop(), landed)
 		if landed == 0 {
 			t.Fatal("no edit landed: the test proves nothing")
 		}

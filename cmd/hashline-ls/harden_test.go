@@ -85,7 +85,9 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 	t.Run("read", func(t *testing.T) {
 		ws, _, _, stop := swapWorkspace(t, "inside\n", "outside\n")
 		served := 0
-		for i := 0; i < swapRounds; i++ {
+		// swapRounds reads, and on until one was served: on a loaded machine
+		// the swaps may pause for a while.
+		for i := 0; i < swapRounds || served == 0 && i < 10*swapRounds; i++ {
 			out, errs, code := verb(t, ws, "", "read", "sub/data.txt")
 			if strings.Contains(out+errs, "outside\n") && !strings.Contains(errs, "PATH_OUTSIDE_WORKSPACE") {
 				t.Fatalf("read %d (after %d swaps) showed the outside file: %q %q", i, stop(), out, errs)
@@ -94,7 +96,7 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 				served++
 			}
 		}
-		t.Logf("%d swaps, %d of %d reads served", stop(), served, swapRounds)
+		t.Logf("%d swaps, %d reads served", stop(), served)
 		if served == 0 {
 			t.Fatal("no read was served: the test proves nothing")
 		}
@@ -105,7 +107,7 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 		ws, outsideFile, inside, stop := swapWorkspace(t, "x\n", "x\n")
 		tag := string(hashline.TagOf("x\n"))
 		landed := 0
-		for i := 0; i < swapRounds; i++ {
+		for i := 0; i < swapRounds || landed == 0 && i < 10*swapRounds; i++ {
 			_, _, code := verb(t, ws, "PUT >1:\n+y\n", "edit", "sub/data.txt", "--tag", tag)
 			if b, _ := os.ReadFile(outsideFile); string(b) != "x\n" {
 				t.Fatalf("edit %d (after %d swaps) replaced the outside file: %q", i, stop(), b)
@@ -115,7 +117,7 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 				resetIn(t, inside, "data.txt", "x\n")
 			}
 		}
-		t.Logf("%d swaps, %d of %d edits landed", stop(), landed, swapRounds)
+		t.Logf("%d swaps, %d edits landed", stop(), landed)
 		if landed == 0 {
 			t.Fatal("no edit landed: the test proves nothing")
 		}
@@ -148,7 +150,7 @@ func TestVerbReadSwappedForFIFO(t *testing.T) {
 	stop := swapLoop(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "fifo"))
 	defer stop()
 	refused := 0
-	for i := 0; i < fifoRounds; i++ {
+	for i := 0; i < fifoRounds || refused == 0 && i < 10*fifoRounds; i++ {
 		done := make(chan string, 1)
 		go func() {
 			_, errs, _ := verb(t, ws, "", "read", "f.txt")
@@ -165,7 +167,7 @@ func TestVerbReadSwappedForFIFO(t *testing.T) {
 			t.Fatalf("read %d (after %d swaps) did not answer", i, stop())
 		}
 	}
-	t.Logf("%d swaps, %d of %d reads refused a FIFO", stop(), refused, fifoRounds)
+	t.Logf("%d swaps, %d reads refused a FIFO", stop(), refused)
 	if refused == 0 {
 		t.Fatal("no read met the FIFO: the test proves nothing")
 	}
