@@ -22,8 +22,8 @@ import (
 // How many calls each swap test makes: enough that the code before the
 // fix failed nearly every run.
 const (
-	readRounds = 1000
-	editRounds = 500
+	readRounds = 600
+	editRounds = 300
 )
 
 // swapped sets up, in a headless editor's workspace (the server reads and
