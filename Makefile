@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 
-.PHONY: install vsix test vscode-test vet bench bench-memory fuzz lint torture
+.PHONY: install vsix test vscode-test vet bench grepbench bench-memory fuzz lint torture
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -43,9 +43,19 @@ lint: vet
 
 # Benchmarks, each stated as a ratio to the baseline measured in the same
 # run; the bridge's (./mcp/) measure their baseline, the editor's own
-# executeCommand, in the same loop, and state percentiles.
+# executeCommand, in the same loop, and state percentiles; edits through the
+# Neovim plugin in each installed Neovim are stated beside the same edits
+# through the pipe client; then grep against ripgrep.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ | tee /dev/stderr | awk -f scripts/benchratio.awk
+	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ ./search/ ./commands/ && \
+	  $(GO) test -run '^$$' -bench NeovimEdit2000 -benchtime 1x ./e2e/; } | tee /dev/stderr | awk -f scripts/benchratio.awk
+	$(MAKE) grepbench
+
+# hashline-ls grep and rg on the same trees, generated and real, in one run:
+# the same matches, and the time as a ratio to rg's (scripts/grepbench).
+grepbench:
+	@dir=$$(mktemp -d) && $(GO) build -o $$dir/hashline-ls ./cmd/hashline-ls && \
+		$(GO) run ./scripts/grepbench -bin $$dir/hashline-ls; status=$$?; rm -rf $$dir; exit $$status
 
 # Memory as the kernel counts it, in processes of their own: the resident
 # size of a server idle, with 32 sessions at their store bound and once they

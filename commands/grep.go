@@ -10,7 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +19,7 @@ import (
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
+	"hashline-ls/search"
 )
 
 const defaultMaxResults = 200
@@ -101,16 +102,38 @@ var (
 	errCancelled   = errors.New("search cancelled")
 )
 
+// OpenFiles is implemented by a Source that can tell which files the
+// editor holds open. Grep then reads every other file straight from the
+// disk, several at once, and hashes only the files that match; with any
+// other Source it asks the Source for each file in turn.
+type OpenFiles interface {
+	IsOpen(abs string) bool
+}
+
 func (s *Server) grep(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a GrepArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
+	g, err := s.newGrepper(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	walk, err := g.plan(a.Path)
+	if err != nil {
+		return nil, err
+	}
+	g.stop = g.run(walk)
+	g.progress.Report(fmt.Sprintf("searched %d files", g.searched), 100)
+	return g.finish(), nil
+}
+
+func (s *Server) newGrepper(ctx context.Context, a GrepArgs) (*grepper, error) {
 	expr := a.Pattern
 	if a.IgnoreCase {
 		expr = "(?i)" + expr
 	}
-	re, err := regexp.Compile(expr)
+	pat, err := search.Compile(expr)
 	if err != nil {
 		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "pattern"},
 			Message: fmt.Sprintf("argument pattern: %v: fix the regular expression (RE2 syntax: no lookaround or backreferences; escape literal ( [ . * + ? with \\) and send the call again", err)}
@@ -120,43 +143,85 @@ func (s *Server) grep(ctx context.Context, args json.RawMessage) (Result, error)
 			Message: fmt.Sprintf("argument glob: %q is not a valid glob: use * within a name, ** across folders and {a,b} for alternatives, e.g. **/*.go", a.Glob)}
 	}
 	g := &grepper{
-		s: s, ctx: ctx, re: re, glob: a.Glob, mode: a.Mode, max: a.MaxResults,
-		sess:     s.Sessions.Get(a.sessionName()),
-		progress: progressFrom(ctx),
-		anchors:  anchorStyle(a.Anchors),
-		res:      &GrepResult{OK: true, Matches: []GrepMatch{}, Tags: map[string]string{}},
-		ignores:  map[string][]gitignore.Pattern{},
+		s: s, ctx: ctx, pat: pat, glob: a.Glob, mode: a.Mode, max: a.MaxResults,
+		sess:      s.Sessions.Get(a.sessionName()),
+		progress:  progressFrom(ctx),
+		anchors:   anchorStyle(a.Anchors),
+		multiRoot: len(s.Roots.List()) > 1,
+		res:       &GrepResult{OK: true, Matches: []GrepMatch{}, Tags: map[string]string{}},
 	}
+	_, g.disk = s.Source.(documents.Disk)
+	g.open, _ = s.Source.(OpenFiles)
 	if g.mode == "" {
 		g.mode = GrepContent
 	}
 	if g.max == 0 {
 		g.max = defaultMaxResults
 	}
+	// Content mode needs one match past its room to know it truncated;
+	// filesWithMatches needs one match at all; count needs every match.
 	switch g.mode {
+	case GrepContent:
+		g.limit = g.max + 1
 	case GrepCount:
+		g.limit = -1
 		g.res.Counts = map[string]int{}
 	case GrepFilesWithMatches:
+		g.limit = 1
 		g.res.Files = []string{}
 	}
-	roots := s.Roots.List()
-	g.multiRoot = len(roots) > 1
+	return g, nil
+}
 
-	if root, whole := s.rootNamed(a.Path); whole {
+// walkFunc visits, in order, every file a grep searches, until visit fails.
+type walkFunc func(visit func(grepFile) error) error
+
+// grepFile is one file to search. named is set for a file the path
+// argument names, whose skipping deserves a notice.
+type grepFile struct {
+	abs, rel string
+	named    bool
+}
+
+// plan resolves the path argument to the walk that visits its files: every
+// root, one folder, or one file. A file named outright is searched even
+// when ignored or outside the glob: the caller asked for it.
+func (g *grepper) plan(p string) (walkFunc, error) {
+	if root, whole := g.s.rootNamed(p); whole {
+		roots := g.s.Roots.List()
 		if root != "" {
 			roots = []string{root}
 		}
-		for _, r := range outermost(roots) {
-			g.walk(r, r, nil)
-			if g.stop != nil {
-				break
+		return func(visit func(grepFile) error) error {
+			for _, r := range outermost(roots) {
+				if err := g.walk(r, r, nil, visit); err != nil {
+					return err
+				}
 			}
-		}
-	} else if err := g.walkNamed(a.Path); err != nil {
+			return nil
+		}, nil
+	}
+	wp, err := g.s.resolve(p)
+	if err != nil {
 		return nil, err
 	}
-	g.progress.Report(fmt.Sprintf("searched %d files", g.searched), 100)
-	return g.finish(), nil
+	fi, err := os.Stat(wp.Abs)
+	if !wp.Exists || err != nil {
+		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+			Message: fmt.Sprintf("there is no file or folder at %s: check the name, or leave path out to search the whole workspace", wp.Rel)}
+	}
+	switch {
+	case fi.IsDir():
+		return func(visit func(grepFile) error) error {
+			return g.walk(wp.Root, wp.Abs, g.inherited(wp.Root, wp.Abs), visit)
+		}, nil
+	case fi.Mode().IsRegular():
+		return func(visit func(grepFile) error) error {
+			return visit(grepFile{abs: wp.Abs, rel: wp.Rel, named: true})
+		}, nil
+	}
+	return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+		Message: fmt.Sprintf("%s is not a regular file or folder: name a file or folder to search", wp.Rel)}
 }
 
 // rootNamed reports whether p names a whole workspace root rather than a
@@ -205,17 +270,22 @@ func outermost(roots []string) []string {
 }
 
 type grepper struct {
+	// Set before the search starts, then only read.
 	s         *Server
 	ctx       context.Context
-	re        *regexp.Regexp
+	pat       *search.Pattern
 	glob      string
 	mode      string
 	max       int
+	limit     int // matching lines wanted from one file; negative: all
 	sess      *hashline.Session
 	progress  Progress
 	multiRoot bool
 	anchors   hashline.Anchors
+	disk      bool      // the Source is the disk
+	open      OpenFiles // the Source's open files, or nil
 
+	// The result, built by one goroutine taking the files in walk order.
 	// stop is why the search ended early (errResultsFull, errCancelled),
 	// nil when it ran to the end.
 	stop     error
@@ -224,34 +294,6 @@ type grepper struct {
 	counted  int // matches (content mode) or files (other modes) against max
 	searched int
 	clipped  []string
-	// ignores holds, for each folder walked, the ignore patterns that apply
-	// to its entries: its ancestors' and its own, lowest priority first.
-	ignores map[string][]gitignore.Pattern
-}
-
-// walkNamed searches the file or folder the path argument names. A file
-// named outright is searched even when ignored or outside the glob: the
-// caller asked for it.
-func (g *grepper) walkNamed(p string) error {
-	wp, err := g.s.resolve(p)
-	if err != nil {
-		return err
-	}
-	fi, err := os.Stat(wp.Abs)
-	if !wp.Exists || err != nil {
-		return &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
-			Message: fmt.Sprintf("there is no file or folder at %s: check the name, or leave path out to search the whole workspace", wp.Rel)}
-	}
-	switch {
-	case fi.IsDir():
-		g.walk(wp.Root, wp.Abs, g.inherited(wp.Root, wp.Abs))
-		return nil
-	case fi.Mode().IsRegular():
-		g.stop = g.search(wp.Abs, wp.Rel, true)
-		return nil
-	}
-	return &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
-		Message: fmt.Sprintf("%s is not a regular file or folder: name a file or folder to search", wp.Rel)}
 }
 
 // inherited returns the ignore patterns of the folders from root down to
@@ -266,7 +308,7 @@ func (g *grepper) inherited(root, start string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
 	dir := root
 	for i := range comps {
-		ps = append(ps, readIgnores(dir, comps[:i])...)
+		ps = append(ps, readIgnores(dir, comps[:i], nil)...)
 		dir = filepath.Join(dir, comps[i])
 	}
 	if gitignore.NewMatcher(ps).Match(comps, true) {
@@ -275,64 +317,72 @@ func (g *grepper) inherited(root, start string) []gitignore.Pattern {
 	return ps
 }
 
-// walk searches the folder start, inside root, in lexical order. inherited
-// holds the ignore patterns of start's ancestors.
-func (g *grepper) walk(root, start string, inherited []gitignore.Pattern) {
-	g.stop = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			// An unreadable folder or entry is left out, not a failure of
-			// the whole search.
-			return nil
-		}
+// walk visits the files of the folder start, inside root, in lexical
+// order. inherited holds the ignore patterns of start's ancestors.
+func (g *grepper) walk(root, start string, inherited []gitignore.Pattern, visit func(grepFile) error) error {
+	return g.walkDir(start, domainOf(relSlash(root, start)), inherited, visit)
+}
+
+// walkDir visits the files under dir, whose path in the workspace is comps;
+// ps are the ignore patterns of its ancestors.
+func (g *grepper) walkDir(dir string, comps []string, ps []gitignore.Pattern, visit func(grepFile) error) error {
+	// An unreadable folder is left out, not a failure of the whole search;
+	// whatever of it could be listed is searched.
+	entries, _ := os.ReadDir(dir)
+	ps = concat(ps, readIgnores(dir, comps, func(name string) bool {
+		_, found := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+		return found
+	}))
+	for _, d := range entries {
 		if g.ctx.Err() != nil {
 			return errCancelled
 		}
-		rel := relSlash(root, p)
-		if p == start {
-			g.ignores[p] = concat(inherited, readIgnores(p, domainOf(rel)))
-			return nil
-		}
 		if d.Name() == ".git" {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+			continue
 		}
-		comps := strings.Split(rel, "/")
-		ps := g.ignores[filepath.Dir(p)]
-		if len(ps) > 0 && gitignore.NewMatcher(ps).Match(comps, d.IsDir()) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		sub := append(comps[:len(comps):len(comps)], d.Name())
+		if len(ps) > 0 && gitignore.NewMatcher(ps).Match(sub, d.IsDir()) {
+			continue
 		}
+		p := filepath.Join(dir, d.Name())
+		var err error
 		if d.IsDir() {
-			g.ignores[p] = concat(ps, readIgnores(p, comps))
+			err = g.walkDir(p, sub, ps, visit)
+		} else {
+			err = g.visitFile(p, strings.Join(sub, "/"), d, visit)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visitFile visits one file the walk found, when the glob takes it and it
+// is a regular file, or links to one inside the workspace.
+func (g *grepper) visitFile(p, rel string, d fs.DirEntry, visit func(grepFile) error) error {
+	if !g.globMatches(rel) {
+		return nil
+	}
+	abs := p
+	switch {
+	case d.Type()&fs.ModeSymlink != 0:
+		// A linked file is searched only where it resolves inside the
+		// workspace; linked folders are never entered, so a link cycle
+		// or a link out of the tree cannot widen the search.
+		wp, err := g.s.resolve(p)
+		if err != nil {
 			return nil
 		}
-		if !g.globMatches(rel) {
+		if fi, err := os.Stat(wp.Abs); err != nil || !fi.Mode().IsRegular() {
 			return nil
 		}
-		abs := p
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			// A linked file is searched only where it resolves inside the
-			// workspace; linked folders are never entered, so a link cycle
-			// or a link out of the tree cannot widen the search.
-			wp, err := g.s.resolve(p)
-			if err != nil {
-				return nil
-			}
-			if fi, err := os.Stat(wp.Abs); err != nil || !fi.Mode().IsRegular() {
-				return nil
-			}
-			abs = wp.Abs
-		case !d.Type().IsRegular():
-			// Devices, sockets and pipes: reading a pipe would block.
-			return nil
-		}
-		return g.search(abs, rel, false)
-	})
+		abs = wp.Abs
+	case !d.Type().IsRegular():
+		// Devices, sockets and pipes: reading a pipe would block.
+		return nil
+	}
+	return visit(grepFile{abs: abs, rel: rel})
 }
 
 // globMatches applies the glob argument to a workspace-relative path. A
@@ -348,69 +398,55 @@ func (g *grepper) globMatches(rel string) bool {
 	return !strings.Contains(g.glob, "/") && doublestar.MatchUnvalidated(g.glob, path.Base(rel))
 }
 
-// search greps one file and adds what it finds to the result. named is set
-// for a file the path argument names, whose skipping deserves a notice.
-func (g *grepper) search(abs, rel string, named bool) error {
-	if g.ctx.Err() != nil {
-		return errCancelled
+// accept adds what the search of one file found to the result. Files come
+// in walk order, so the result is the same however many were searched at
+// once.
+func (g *grepper) accept(f grepFile, fd found) error {
+	if fd.notice != "" {
+		g.res.Notice = fd.notice
 	}
-	live, err := g.s.Source.Live(g.ctx, abs)
-	if err != nil || !live.Exists() {
-		if named && err != nil {
-			g.res.Notice = fmt.Sprintf("%s could not be read (%s): nothing was searched", rel, hashline.AsError(err).Message)
-		}
-		return nil
-	}
-	t := live.Text
-	if t.Size() > documents.MaxFileBytes || isBinary(t.Raw()) {
-		if named {
-			g.res.Notice = fmt.Sprintf("%s is a binary or oversized file: grep searches text files only", rel)
-		}
+	if fd.skipped {
 		return nil
 	}
 	g.searched++
 	if g.searched%progressEvery == 0 {
 		g.progress.Report(fmt.Sprintf("searched %d files", g.searched), 0)
 	}
-
-	// Content mode needs one match past its room to know it truncated;
-	// filesWithMatches needs one match at all; count needs every match.
-	want := t.Len()
-	switch g.mode {
-	case GrepContent:
-		want = g.max - g.counted + 1
-	case GrepFilesWithMatches:
-		want = 1
-	}
-	var lines []int
-	for n := 1; n <= t.Len() && len(lines) < want; n++ {
-		if g.re.MatchString(t.Line(n)) {
-			lines = append(lines, n)
-		}
-	}
-	if len(lines) == 0 {
+	if len(fd.lines) == 0 {
 		return nil
 	}
-	display := g.display(abs, rel)
+	display := g.display(f.abs, f.rel)
 	if g.mode != GrepContent {
-		if g.counted >= g.max {
-			g.res.Truncated = true
-			return errResultsFull
-		}
-		g.counted++
-		g.sess.Record(abs, t, &hashline.LineSet{})
-		g.res.Tags[display] = string(t.Tag())
-		header := hashline.Header(display, t.Tag())
-		if g.mode == GrepCount {
-			g.res.Counts[display] = len(lines)
-			fmt.Fprintf(&g.content, "%s %d\n", header, len(lines))
-		} else {
-			g.res.Files = append(g.res.Files, display)
-			g.content.WriteString(header + "\n")
-		}
-		return nil
+		return g.acceptFile(f.abs, display, fd)
 	}
+	return g.acceptLines(f.abs, display, fd)
+}
 
+// acceptFile lists a matching file in the count and filesWithMatches modes.
+func (g *grepper) acceptFile(abs, display string, fd found) error {
+	if g.counted >= g.max {
+		g.res.Truncated = true
+		return errResultsFull
+	}
+	g.counted++
+	t := fd.text
+	g.sess.Record(abs, t, &hashline.LineSet{})
+	g.res.Tags[display] = string(t.Tag())
+	header := hashline.Header(display, t.Tag())
+	if g.mode == GrepCount {
+		g.res.Counts[display] = len(fd.lines)
+		fmt.Fprintf(&g.content, "%s %d\n", header, len(fd.lines))
+	} else {
+		g.res.Files = append(g.res.Files, display)
+		g.content.WriteString(header + "\n")
+	}
+	return nil
+}
+
+// acceptLines shows a file's matching lines in content mode, as many as
+// maxResults leaves room for.
+func (g *grepper) acceptLines(abs, display string, fd found) error {
+	t, lines := fd.text, fd.lines
 	room := g.max - g.counted
 	full := len(lines) > room
 	if full {
@@ -484,13 +520,23 @@ func (g *grepper) finish() *GrepResult {
 	return res
 }
 
-// readIgnores reads the ignore files of one folder, lowest priority first:
-// the .git/info/exclude of a repository rooted there, then its .gitignore.
-// domain is the folder's path in the workspace, as components.
-func readIgnores(dir string, domain []string) []gitignore.Pattern {
+// ignoreFiles are the ignore files of a folder, lowest priority first: the
+// .git/info/exclude of a repository rooted there, then its .gitignore.
+var ignoreFiles = []struct{ entry, path string }{
+	{".git", filepath.Join(".git", "info", "exclude")},
+	{".gitignore", ".gitignore"},
+}
+
+// readIgnores reads the ignore files of one folder. domain is the folder's
+// path in the workspace, as components. listed, when not nil, says whether
+// the folder holds an entry, so files it lacks are not opened.
+func readIgnores(dir string, domain []string, listed func(name string) bool) []gitignore.Pattern {
 	var ps []gitignore.Pattern
-	for _, name := range []string{filepath.Join(".git", "info", "exclude"), ".gitignore"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
+	for _, f := range ignoreFiles {
+		if listed != nil && !listed(f.entry) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, f.path))
 		if err != nil {
 			continue
 		}

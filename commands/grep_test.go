@@ -473,3 +473,28 @@ func TestDescribeListsGrep(t *testing.T) {
 		t.Fatal("Commands lacks hashline.grep")
 	}
 }
+
+// cancellingProgress cancels the search at its first report.
+type cancellingProgress struct{ cancel context.CancelFunc }
+
+func (c cancellingProgress) Report(string, int) { c.cancel() }
+
+// Off the disk, files are searched several at once, and a cancelled search
+// still stops at the first file the result has not taken.
+func TestGrepCancelledWhileReadingAhead(t *testing.T) {
+	files := map[string]string{}
+	for i := range 1000 {
+		files[fmt.Sprintf("d%d/f%04d.txt", i%7, i)] = "hit\n"
+	}
+	s, _ := newServer(t, files)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := s.Execute(WithProgress(ctx, cancellingProgress{cancel}), CmdGrep, json.RawMessage(`{"pattern": "hit", "maxResults": 5000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustOK[*GrepResult](t, res)
+	if len(r.Matches) != progressEvery || !r.Truncated || !strings.Contains(r.Notice, fmt.Sprintf("cancelled after %d files", progressEvery)) {
+		t.Fatalf("cancelled result: %d matches, truncated %v, notice %q", len(r.Matches), r.Truncated, r.Notice)
+	}
+}

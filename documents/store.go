@@ -170,6 +170,13 @@ func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
 	return s.disk().Live(ctx, abs)
 }
 
+// IsOpen reports whether the editor holds abs open: grep reads every other
+// file straight from the disk (commands.OpenFiles).
+func (s *Store) IsOpen(abs string) bool {
+	_, ok := s.Get(abs)
+	return ok
+}
+
 // CheckUnchanged returns ErrNotApplied when a file of cs no longer holds
 // the text it was proven against, where it was: in the editor's buffer, or
 // on disk. The positions may be wrong then, so the caller proves it again.

@@ -18,27 +18,6 @@ import (
 	"hashline-ls/internal/testenv"
 )
 
-// NvimEnv names the nvim of Neovim 0.12 or later, which the bridge test
-// runs (Debian's own Neovim is 0.7).
-const NvimEnv = "HASHLINE_NVIM_0_12"
-
-// nvim012 is the Neovim the bridge test runs: the one NvimEnv names,
-// checked to be 0.12 or later.
-func nvim012(t *testing.T) string {
-	t.Helper()
-	nvim := os.Getenv(NvimEnv)
-	if nvim == "" {
-		testenv.NotInstalled(t, "Neovim 0.12 ("+NvimEnv+" names no nvim)", "set "+NvimEnv+" to the nvim of Neovim 0.12 or later")
-	}
-	major, minor := nvimVersion(t, nvim)
-	if major == 0 && minor < 12 {
-		t.Fatalf("%s=%s is Neovim %d.%d; the bridge test needs 0.12 or later", NvimEnv, nvim, major, minor)
-	}
-	out, _ := exec.Command(nvim, "--version").Output()
-	t.Logf("%s", strings.SplitN(string(out), "\n", 2)[0])
-	return nvim
-}
-
 const cleanPy = "def greet(name):\n    return f\"hello {name}\"\n\nprint(greet(\"x\"))\n"
 
 var (
@@ -78,7 +57,7 @@ func editEach(got []received) step {
 // Neovim's :write, whose format-on-save changes it, which the tag shows)
 // and the dirty one is not, which the model is told.
 func TestCodexNeovimBridge(t *testing.T) {
-	nvim := nvim012(t)
+	nvim := testenv.NewestNeovim(t, 0, 12)
 	codex := needNPM(t, ".bin/codex")
 	bin, ws, tmpdir, ed := bridgedEditor(t, nvim)
 

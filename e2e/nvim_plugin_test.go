@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,14 +13,41 @@ import (
 	"hashline-ls/internal/testenv"
 )
 
-// TestNeovimPlugin runs the Neovim plugin (editors/neovim) in Debian's
-// Neovim (0.7) against the built server, with Neovim's default didChange
-// debounce. Each script in testdata/nvim_plugin/ is a headless session that
-// loads the plugin from the runtimepath as a plugin manager would, checks
-// one thing per line, and ends with "N passed, N failed".
+// TestNeovimPlugin runs the Neovim plugin (editors/neovim) in every Neovim
+// build testenv.Neovims finds (Debian's 0.7.2, and 0.10.x and 0.12.x from
+// e2e/scripts/install-neovim.sh) against the built server, with Neovim's
+// default didChange debounce. Each script in testdata/nvim_plugin/ is a
+// headless session that loads the plugin from the runtimepath as a plugin
+// manager would, checks one thing per line, and ends with "N passed, N
+// failed".
 func TestNeovimPlugin(t *testing.T) {
-	nvim := testenv.Editor(t, "nvim")
 	bin := buildServer(t)
+	for _, nv := range testenv.Neovims(t) {
+		t.Run(nv.Name, func(t *testing.T) {
+			nvim := nv.Use(t)
+			for _, script := range []string{
+				"session.lua",  // the API, races with the user, unshown files, write, MV, REM, the commands, :checkhealth
+				"adapters.lua", // the codecompanion and avante tool adapters, and the help file's tags
+				"startup.lua",  // how the server starts and buffers attach, on the path each version takes
+				"enable.lua",   // vim.lsp.enable("hashline") without setup(), on Neovim 0.11 and later
+			} {
+				t.Run(strings.TrimSuffix(script, ".lua"), func(t *testing.T) {
+					if script == "enable.lua" && !nv.AtLeast(0, 11) {
+						t.Skipf("vim.lsp.enable needs Neovim 0.11 or later; this is %s", nv.Version)
+					}
+					runPluginScript(t, nvim, bin, script, nil)
+				})
+			}
+		})
+	}
+}
+
+// runPluginScript runs testdata/nvim_plugin/script headless in nvim, in a
+// copy of testdata/nvim_plugin/ws, fails the test unless every check passed,
+// and returns the results file. prepare, when set, adds files to the
+// workspace first; env adds variables.
+func runPluginScript(t testing.TB, nvim, bin, script string, prepare func(root string), env ...string) string {
+	t.Helper()
 	plugin, err := filepath.Abs("../editors/neovim")
 	if err != nil {
 		t.Fatal(err)
@@ -31,49 +56,20 @@ func TestNeovimPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, script := range []string{
-		"session.lua",  // the API, races with the user, unshown files, write, MV, REM, the commands, :checkhealth
-		"adapters.lua", // the codecompanion and avante tool adapters, and the help file's tags
-		"compat.lua",   // the start-up paths of Neovim 0.8-0.10 and 0.11, with their APIs stood in for
-		"enable.lua",   // vim.lsp.enable("hashline") without setup(), on Neovim 0.11 and later
-	} {
-		t.Run(strings.TrimSuffix(script, ".lua"), func(t *testing.T) {
-			if script == "enable.lua" {
-				if major, minor := nvimVersion(t, nvim); major == 0 && minor < 11 {
-					t.Skipf("vim.lsp.enable needs Neovim 0.11 or later; this is %d.%d", major, minor)
-				}
-			}
-			runPluginScript(t, nvim, bin, plugin, testdata, script)
-		})
-	}
-}
-
-// nvimVersion is the major and minor version of the Neovim at path.
-func nvimVersion(t *testing.T, nvim string) (major, minor int) {
-	out, err := exec.Command(nvim, "--version").Output()
-	m := nvimVersionRe.FindSubmatch(out)
-	if err != nil || m == nil {
-		t.Fatalf("%s --version: %v %q", nvim, err, out)
-	}
-	major, _ = strconv.Atoi(string(m[1]))
-	minor, _ = strconv.Atoi(string(m[2]))
-	return major, minor
-}
-
-var nvimVersionRe = regexp.MustCompile(`NVIM v(\d+)\.(\d+)`)
-
-func runPluginScript(t *testing.T, nvim, bin, plugin, testdata, script string) {
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
 	if err := copyTree(filepath.Join(testdata, "ws"), root); err != nil {
 		t.Fatal(err)
+	}
+	if prepare != nil {
+		prepare(root)
 	}
 	results := filepath.Join(base, "results.txt")
 	serverLog := filepath.Join(base, "server.log")
 	xdg := filepath.Join(base, "xdg")
 	cmd := exec.Command(nvim, "--headless", "--clean", "-u", filepath.Join(testdata, script))
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(append(os.Environ(),
 		"HASHLINE_BIN="+bin,
 		"HASHLINE_ROOT="+root,
 		"HASHLINE_RESULTS="+results,
@@ -87,7 +83,7 @@ func runPluginScript(t *testing.T, nvim, bin, plugin, testdata, script string) {
 		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
 		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
 		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
-	)
+	), env...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -108,7 +104,7 @@ func runPluginScript(t *testing.T, nvim, bin, plugin, testdata, script string) {
 	report := func(format string, args ...any) {
 		t.Helper()
 		slog, _ := os.ReadFile(serverLog)
-		clog, _ := os.ReadFile(filepath.Join(xdg, "cache", "nvim", "lsp.log"))
+		clog, _ := os.ReadFile(lspLog(xdg))
 		t.Fatalf(format+"\nresults:\n%s\nnvim output:\n%s\nserver log:\n%s\nNeovim's LSP log:\n%s",
 			append(args, b, out.String(), slog, clog)...)
 	}
@@ -119,7 +115,25 @@ func runPluginScript(t *testing.T, nvim, bin, plugin, testdata, script string) {
 	if m == nil || m[2] != "0" || m[1] == "0" {
 		report("%s failed", script)
 	}
-	t.Logf("%s in %s:\n%s", script, time.Since(start).Round(time.Millisecond), b)
+	var checks []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "ok ") || summaryRe.MatchString(l) {
+			checks = append(checks, l)
+		}
+	}
+	t.Logf("%s in %s:\n%s", script, time.Since(start).Round(time.Millisecond), strings.Join(checks, "\n"))
+	return string(b)
+}
+
+// lspLog is where Neovim writes its LSP log: the cache folder up to 0.9,
+// the state folder since.
+func lspLog(xdg string) string {
+	for _, p := range []string{filepath.Join(xdg, "state", "nvim", "lsp.log"), filepath.Join(xdg, "cache", "nvim", "lsp.log")} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join(xdg, "cache", "nvim", "lsp.log")
 }
 
 var errTimeout = errors.New("nvim did not finish within 60 s")

@@ -13,7 +13,7 @@ import (
 	"hashline-ls/internal/testenv"
 )
 
-func buildServer(t *testing.T) string {
+func buildServer(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "hashline-ls")
 	cmd := exec.Command("go", "build", "-o", bin, "../cmd/hashline-ls")

@@ -13,6 +13,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 // A unified golden file holds "old" and "new" (a section named "old noeol"
@@ -86,12 +87,12 @@ func (g *golden) set(name, text string) {
 // must turn the old text into the new one, and mark no more lines than
 // go-udiff's does.
 func TestUnifiedCorpus(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "react-edit", "*", "input", "*"))
+	inputs, err := filepath.Glob(filepath.Join(testenv.Corpus(t, "react-edit"), "*", "input", "*"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(inputs) == 0 {
-		t.Skip("the react-edit corpus is not at ../shared/corpus beside the repository; nothing to check")
+		t.Fatal("the react-edit corpus holds no input files")
 	}
 	for _, in := range inputs {
 		a, err := os.ReadFile(in)

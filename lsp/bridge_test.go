@@ -257,6 +257,7 @@ func TestBridgeExecute(t *testing.T) {
 	e.WriteFile("b.txt", "beta\n")
 	e.Open("sub/a.txt", 1)
 	e.Type("sub/a.txt", "alpha", "ALPHA")
+	e.Sync()
 	p := dialBridge(t, reg)
 	if _, err := p.hello(t, e.Path("sub")); err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ func benchBridge(b *testing.B) (*lsptest.Editor, Session) {
 		e.WriteFile(name, text.String())
 		e.Open(name, 1)
 		e.Type(name, "line 1\n", "line 1, typed\n")
+		e.Sync()
 	}
 	sess, err := bridgeTo(b, reg, e.Root()).Open(context.Background())
 	if err != nil {

@@ -98,6 +98,7 @@ func TestBridgeReadSeesUnsavedText(t *testing.T) {
 	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "hello", "hello there")
+	e.Sync()
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
 
 	r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
@@ -187,6 +188,7 @@ func TestBridgeDirtyBufferIsNotSaved(t *testing.T) {
 	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "greet(name)", "greet(name, loud)")
+	e.Sync()
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
 	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
 	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
@@ -244,6 +246,7 @@ func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	e.Open("a.txt", 1)
 	e.Open("b.txt", 1)
 	e.Type("b.txt", "three", "THREE")
+	e.Sync()
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
 
 	w := call(t, cs, "hashline_write", map[string]any{"path": "new/c.txt", "content": "fresh\n"})
@@ -273,6 +276,7 @@ func TestBridgeEditorGoesAway(t *testing.T) {
 	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "hello", "hello there")
+	e.Sync()
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
 	r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
 	tag := tagOf(t, r.text)
@@ -335,6 +339,7 @@ func TestBridgeConfinesToTheMCPRoots(t *testing.T) {
 	// relative to the root.
 	e.Open("sub/in.txt", 1)
 	e.Type("sub/in.txt", "in", "typed in")
+	e.Sync()
 	if r := call(t, cs, "hashline_read", map[string]any{"path": "in.txt"}); r.isError || r.text != "[in.txt#"+string(hashline.TagOf("typed in\n"))+"]\n1:typed in\n" {
 		t.Fatalf("read inside the root: %q", r.text)
 	}

@@ -1,7 +1,9 @@
 #!/usr/bin/awk -f
 # Reads `go test -bench` output on stdin and states every benchmark as a
 # ratio to its package's baseline, measured in the same run, so the figures
-# hold on any machine. Repeated runs (-count) are averaged. Exits 1 when a
+# hold on any machine. Repeated runs (-count) are averaged. A benchmark that
+# reports latencies (p50-ms beside the pipe client's pipe-p50-ms, measured in
+# the same run) is stated beside that baseline instead. Exits 1 when a
 # benchmark misses its target.
 #
 #   go test -run '^$' -bench . -benchmem ./hashline/ | awk -f scripts/benchratio.awk
@@ -14,12 +16,18 @@ BEGIN {
 	unit["hashline-ls/documents"] = "one copy of 10 MB"
 	baseline["hashline-ls/lsp"] = "ReadOpenBuffer2000"
 	unit["hashline-ls/lsp"] = "a read of the same buffer through the pipe"
+	baseline["hashline-ls/search"] = "Baseline"
+	unit["hashline-ls/search"] = "one count of the text's line endings"
+	baseline["hashline-ls/commands"] = "ReadTree"
+	unit["hashline-ls/commands"] = "reading every file of the tree once"
 	# The bridge's benchmarks time their baseline, the same call through
 	# the editor's own executeCommand, in their own loop, and report
 	# percentiles in microseconds (the -us metrics).
 	baseline["hashline-ls/mcp"] = "-"
 	# What the bridge may add to a call at p50, in microseconds.
 	added["added-p50-us"] = 1000
+	# Milliseconds a median latency may exceed the pipe client's.
+	over["NeovimEdit2000"] = 5
 
 	target["Read"] = 3
 	target["Edit"] = 4
@@ -46,6 +54,7 @@ BEGIN {
 			if (!((key, $i) in us)) metrics[key] = metrics[key] " " $i
 			us[key, $i] += $(i - 1)
 		}
+		if ($i ~ /-ms$/) ms[key, $i] += $(i - 1)
 	}
 }
 
@@ -55,6 +64,10 @@ END {
 		key = order[k]
 		split(key, part, SUBSEP)
 		p = part[1]; name = part[2]
+		if ((key, "p50-ms") in ms) {
+			latency(key, p, name)
+			continue
+		}
 		avg = ns[key] / runs[key]
 		line = sprintf("%-26s %12.0f ns/op %10.0f B/op %7.0f allocs/op", name, avg, bytes[key] / runs[key], allocs[key] / runs[key])
 		bname = (p in baseline) ? baseline[p] : "Baseline"
@@ -95,4 +108,24 @@ END {
 		exit 1
 	}
 	exit missed
+}
+
+# latency prints a benchmark that reports medians and 90th percentiles
+# beside the pipe client's, and holds its median to its target.
+function latency(key, p, name,   n, base, line, d) {
+	n = runs[key]
+	base = name
+	sub(/\/.*/, "", base)
+	line = sprintf("%-26s p50 %7.2f ms  p90 %7.2f ms  beside the pipe client's p50 %5.2f ms  p90 %5.2f ms",
+		name, ms[key, "p50-ms"] / n, ms[key, "p90-ms"] / n, ms[key, "pipe-p50-ms"] / n, ms[key, "pipe-p90-ms"] / n)
+	if (base in over) {
+		d = (ms[key, "p50-ms"] - ms[key, "pipe-p50-ms"]) / n
+		line = line sprintf("  (p50 +%.2f ms, target <= +%g ms) %s", d, over[base], d <= over[base] ? "ok" : "MISSED")
+		if (d > over[base]) missed = 1
+	}
+	if (p != lastpkg) {
+		print p
+		lastpkg = p
+	}
+	print "  " line
 }

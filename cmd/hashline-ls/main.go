@@ -274,7 +274,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the default)")
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	// warn by default: an editor shows everything a server writes on stderr
+	// as an error (Neovim logs it as [ERROR]), so a start stays silent.
+	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -478,6 +478,14 @@ func (e *Editor) Type(rel, old, new string) {
 	e.Flush()
 }
 
+// Sync waits until the server has handled everything the editor sent: it
+// reads a request after the notifications before it, so once it answers
+// them, a caller on another connection (the bridge) sees their effect.
+func (e *Editor) Sync() {
+	e.t.Helper()
+	_ = e.Call("$/hashline/sync", nil, nil)
+}
+
 // Notify sends a notification and waits until it is written.
 func (e *Editor) Notify(method string, params any) {
 	e.send(func() { e.sendNotes([]note{{method, params}}) })

@@ -1,7 +1,8 @@
 -- Unit tests of the tool adapters (codecompanion.nvim, avante.nvim) against
--- the live describe, and of the help file's tags. Neither AI plugin is
--- installed: the adapters return plain tables, and their functions are
--- called here the way those plugins call them.
+-- the live describe, and of the help file's tags, in every Neovim. Neither
+-- AI plugin is loaded: the adapters return plain tables, and their
+-- functions are called here the way those plugins call them (codecompanion.lua
+-- and avante.lua run them in the real plugins).
 local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
 local env, check, wait = T.env, T.check, T.wait
 
@@ -16,42 +17,61 @@ T.run(function()
     return
   end
 
-  -- codecompanion: one tool per describe tool, keyed by name.
+  -- codecompanion: one entry per describe tool, keyed by name, whose
+  -- callback is a function returning the tool (codecompanion v19 resolves
+  -- nothing else there).
   local cc = require("hashline.adapters.codecompanion")
   local tools = cc.tools({ describe = d })
   check(vim.tbl_count(tools) == #d.tools, "codecompanion: one tool per describe tool", vim.tbl_keys(tools))
+  local resolved = {}
   for _, def in ipairs(d.tools) do
     local t = tools[def.name]
-    local fn = t and t.callback and t.callback.schema and t.callback.schema["function"]
-    check(t and t.description == def.description and t.callback.name == def.name and type(t.callback.cmds[1]) == "function",
-      "codecompanion: " .. def.name .. " has its name, description and a function", t)
-    check(fn and t.callback.schema.type == "function" and fn.name == def.name and fn.description == def.description
+    local tool = t and type(t.callback) == "function" and t.callback() or nil
+    resolved[def.name] = tool
+    local fn = tool and tool.schema and tool.schema["function"]
+    check(tool and t.description == def.description and tool.name == def.name and type(tool.cmds[1]) == "function",
+      "codecompanion: " .. def.name .. "'s callback returns the tool, with its name, description and a function", t)
+    check(fn and tool.schema.type == "function" and fn.name == def.name and fn.description == def.description
       and vim.deep_equal(fn.parameters, def.inputSchema), "codecompanion: " .. def.name .. " has its parameters schema", fn)
   end
-  check(tools.hashline_edit and tools.hashline_edit.callback.system_prompt == d.guidance, "codecompanion: the edit tool carries the guide", nil)
-  check(tools.hashline_edit and tools.hashline_edit.opts.requires_approval == false, "codecompanion: no approval unless asked", nil)
-  local ask = cc.tools({ describe = d, requires_approval = { hashline_edit = true } })
-  check(ask.hashline_edit.opts.requires_approval == true and ask.hashline_read.opts.requires_approval == false, "codecompanion: approval per tool", nil)
+  check(resolved.hashline_edit and resolved.hashline_edit.system_prompt == d.guidance, "codecompanion: the edit tool carries the guide", nil)
+  local function asks(ts)
+    local out = {}
+    for name, t in pairs(ts) do
+      out[name] = t.opts.require_approval_before
+    end
+    return out
+  end
+  check(vim.deep_equal(asks(tools), { hashline_read = false, hashline_grep = false, hashline_edit = true, hashline_write = true, hashline_patch = true }),
+    "codecompanion: edit, write and patch ask before they run by default (require_approval_before)", asks(tools))
+  local ask = asks(cc.tools({ describe = d, requires_approval = { hashline_edit = false, hashline_read = true } }))
+  check(ask.hashline_edit == false and ask.hashline_read == true and ask.hashline_write == true and ask.hashline_grep == false,
+    "codecompanion: requires_approval per tool, over the defaults", ask)
+  check(vim.deep_equal(asks(cc.tools({ describe = d, requires_approval = false })), { hashline_read = false, hashline_grep = false,
+    hashline_edit = false, hashline_write = false, hashline_patch = false }), "codecompanion: requires_approval = false asks for none", nil)
   local group = cc.group({ describe = d })
   check(#group.tools == #d.tools, "codecompanion: a group of every tool", group)
 
   -- Running a codecompanion tool the way its runner does:
-  -- cmds[1](tools, args, input, output_handler), then output.success or
-  -- output.error with the chat.
-  local read_tool = tools.hashline_read.callback
-  local out
-  local ret = read_tool.cmds[1]({}, { path = "greet.py" }, nil, function(o)
+  -- cmds[1](tools, args, { input, output_cb }), then output.success or
+  -- output.error with the list of what the cmds answered and { tools }.
+  local read_tool = resolved.hashline_read
+  local chat7 = { chat = { bufnr = 7, cycle = 1 } }
+  local out, answered_at_once
+  local ret = read_tool.cmds[1](chat7, { path = "greet.py" }, { output_cb = function(o)
     out = o
-  end)
+  end })
+  answered_at_once = out ~= nil
   wait(5000, function()
     return out ~= nil
   end)
-  check(ret == nil and out and out.status == "success" and out.data:match("^%[greet%.py#%x%x%x%x%]\n1:def greet"),
-    "codecompanion: the read tool answers through output_handler", out)
+  check(ret == nil and not answered_at_once, "codecompanion: the command returns at once and answers later, never blocking", { ret, answered_at_once })
+  check(out and out.status == "success" and out.data:match("^%[greet%.py#%x%x%x%x%]\n1:def greet"),
+    "codecompanion: the read tool answers through output_cb", out)
   local bad
-  read_tool.cmds[1]({}, { path = "no-such-file.txt" }, nil, function(o)
+  read_tool.cmds[1](chat7, { path = "no-such-file.txt" }, { output_cb = function(o)
     bad = o
-  end)
+  end })
   wait(5000, function()
     return bad ~= nil
   end)
@@ -61,8 +81,9 @@ T.run(function()
   check(rr and type(rr.text) == "string" and out.data == rr.text and hl.render(rr) == rr.text,
     "codecompanion: the read tool answers with the result's text", { out = out, result = rr })
   check(rf and rf.ok == false and bad.data == rf.text and rf.text:match("\nargument: path\n"), "codecompanion: a failure answers with its text", { bad = bad, result = rf })
-  local sync = read_tool.cmds[1]({}, { path = "greet.py" }, nil, nil)
-  check(sync and sync.status == "success" and sync.data == out.data, "codecompanion: without output_handler the result is returned", sync)
+  local ended = hl.session_end_sync({ session = "codecompanion-7" })
+  local never = hl.session_end_sync({ session = "codecompanion-99" })
+  check(ended and ended.ended == true and never and never.ended == false, "codecompanion: each chat reads in a session of its own", { ended, never })
 
   local said = {}
   local chat = {
@@ -70,13 +91,13 @@ T.run(function()
       table.insert(said, { tool = tool.name, text = text })
     end,
   }
-  read_tool.output.success(read_tool, { chat = chat }, {}, { out.data })
   read_tool.output.success(read_tool, { out.data }, { tools = { chat = chat }, cmd = {} })
-  read_tool.output.error(read_tool, { chat = chat }, {}, { bad.data })
-  read_tool.output.error(read_tool, { bad.data }, { tools = { chat = chat }, cmd = {} })
-  check(#said == 4 and said[1].text == out.data and said[2].text == out.data and said[3].text == bad.data and said[4].text == bad.data
-    and said[1].tool == "hashline_read",
-    "codecompanion: output goes to the chat, in either calling style", said)
+  read_tool.output.error(read_tool, { "EARLIER: another tool's error", bad.data }, { tools = { chat = chat }, cmd = {} })
+  check(#said == 2 and said[1].text == out.data and said[2].text == bad.data and said[1].tool == "hashline_read",
+    "codecompanion: output puts this call's text in the chat", said)
+  local edit_tool = resolved.hashline_edit
+  local q = edit_tool.output.prompt({ args = { path = "greet.py", tag = "ABCD", ops = "PUT 1.=1:\n+x" } }, {})
+  check(q == "Run hashline_edit on greet.py?\n````\nPUT 1.=1:\n+x\n````", "codecompanion: the approval question shows the file and the ops", q)
 
   -- avante: a list, one tool per describe tool.
   local av = require("hashline.adapters.avante")
@@ -96,8 +117,12 @@ T.run(function()
       local prop = def.inputSchema.properties[f.name]
       fields_ok = fields_ok and prop ~= nil and f.type == prop.type and f.optional == not required[f.name]
         and type(f.description) == "string" and f.description:sub(1, #(prop.description or "")) == (prop.description or "")
+        and vim.deep_equal(f.choices, prop.enum)
+        and (prop.minimum == nil or f.description:find("At least " .. prop.minimum .. ".", 1, true) ~= nil)
+        and (prop.minLength == nil or f.description:find("At least " .. prop.minLength .. " characters.", 1, true) ~= nil)
+        and (prop.pattern == nil or f.description:find(prop.pattern, 1, true) ~= nil)
     end
-    check(fields_ok, "avante: " .. def.name .. " has one field per parameter, with type and optional", t and t.param)
+    check(fields_ok, "avante: " .. def.name .. " has one field per parameter, with type, optional, choices for an enum and its limits", t and t.param)
   end
   local edit_tool
   for _, t in ipairs(list) do

@@ -25,6 +25,13 @@ T.run(function()
     return c.name == "hashline"
   end, vim.lsp.get_clients())
   check(#clients == 1 and not hl._state.setup, "one client, and setup() was never called", #clients)
+  check(clients[1] and vim.deep_equal(clients[1].config.cmd, { env.bin, "--stdio", "--log-file", env.log, "--log-level", "debug" }),
+    "the client runs vim.lsp.config's cmd", clients[1] and clients[1].config.cmd)
+  local roots = {}
+  vim.lsp.config.hashline.root_dir(buf, function(dir)
+    table.insert(roots, dir)
+  end)
+  check(vim.deep_equal(roots, { vim.fn.getcwd() }), "its root_dir names the workspace folder", roots)
 
   local r = hl.read_sync({ path = "greet.py" })
   check(r and r.ok and r.text == r.content, "the API reads through it", r)

@@ -26,13 +26,21 @@ function T.check(ok, name, detail)
   return ok
 end
 
+-- record writes a line of data for the test to read, "name value".
+function T.record(name, value)
+  out:write(name .. " " .. tostring(value) .. "\n")
+  out:flush()
+end
+
 function T.wait(ms, predicate)
   return vim.wait(ms, predicate, 10)
 end
 
 -- The plugin is put on the runtimepath here, before startup loads plugins,
--- as a plugin manager would.
-vim.opt.runtimepath:prepend(T.env.plugin)
+-- as a plugin manager would (unless the script does that itself).
+if T.env.plugin ~= nil and T.env.plugin ~= "" then
+  vim.opt.runtimepath:prepend(T.env.plugin)
+end
 
 -- run calls fn after startup: plugin/ scripts are loaded by then, and fn
 -- runs from the event loop rather than inside VimEnter, where the

@@ -30,6 +30,10 @@ T.run(function()
   vim.cmd("edit brand-new.txt")
   check(hl.is_attached(0), "a new file's buffer is attached", hl.info())
   vim.cmd("buffer " .. buf)
+  local all = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  check(#vim.tbl_filter(function(c)
+    return c.name == "hashline"
+  end, all) == 1 and #hl.info().attached_buffers == 4, "one client holds the four file buffers", hl.info())
 
   -- 1. read, both forms.
   local r, err = hl.read_sync({ path = "greet.py" })
@@ -55,6 +59,10 @@ T.run(function()
   -- touch either recovers (exactly) or is refused with the live tag.
   vim.api.nvim_buf_set_lines(buf, 0, 0, false, { "# greeting helpers" })
   local before = T.text(buf)
+  -- A read in a session of its own, so the stale edit below stays stale.
+  local typed = hl.read_sync({ path = "greet.py", session = "typing" })
+  check(typed and typed.ok and typed.content:find("\n1:# greeting helpers\n2:def greet", 1, true) and not T.disk("greet.py"):find("greeting", 1, true),
+    "a read sees the unsaved typing at once", typed)
   local s = hl.edit_sync({ path = "greet.py", tag = e and e.tag, ops = 'PUT 4.=4:\n+print(greet("y"))' })
   if s and s.ok then
     local recovered = false
@@ -119,6 +127,21 @@ T.run(function()
     vim.cmd("silent write")
   end)
   check(T.disk("created.txt") == "fresh\nfile\n", ":write saves exactly the written content", T.disk("created.txt"))
+
+  -- 7b. write into folders that do not exist yet.
+  local nw = hl.write_sync({ path = "new/deeper/made.txt", content = "made\nhere\n" })
+  check(nw and nw.ok and nw.created == true, "write into a new folder creates the file", nw)
+  check(vim.fn.isdirectory(T.path("new/deeper")) == 1 and T.disk("new/deeper/made.txt") ~= nil, "the folders and the file exist on disk", nil)
+  local nb = vim.fn.bufnr(T.path("new/deeper/made.txt"))
+  check(nb > 0 and T.text(nb) == "made\nhere" and hl.is_attached(nb), "its buffer holds the content and is attached", nb > 0 and T.text(nb))
+  -- When Neovim fails to apply the edit, the folders made for it go again.
+  local apply = vim.lsp.handlers["workspace/applyEdit"]
+  vim.lsp.handlers["workspace/applyEdit"] = function()
+    error("refused for this test")
+  end
+  local fw = hl.write_sync({ path = "never/made.txt", content = "x\n" })
+  vim.lsp.handlers["workspace/applyEdit"] = apply
+  check(fw and fw.ok == false and vim.fn.isdirectory(T.path("never")) == 0, "a write whose edit fails leaves no folder behind", fw)
 
   -- 8. MV, with the file shown in a window.
   vim.cmd("split mv_src.txt")
@@ -224,18 +247,40 @@ T.run(function()
   vim.cmd("only")
   vim.cmd("buffer " .. buf)
   local info = hl.info()
+  -- The server counts in UTF-8 when the client offers it (0.12 does), else
+  -- in UTF-16.
+  local general = vim.lsp.protocol.make_client_capabilities().general
+  local enc = general and vim.tbl_contains(general.positionEncodings or {}, "utf-8") and "utf-8" or "utf-16"
   check(info.status == "running" and info.client_id == hl.client().id, ":HashlineInfo: running, with the client id", info)
-  check(info.position_encoding == "utf-16" and info.client_encoding == "utf-16", ":HashlineInfo: the position encoding", info)
+  check(info.position_encoding == enc and info.client_encoding == enc, ":HashlineInfo: the position encoding", info)
   check(info.root == vim.fn.getcwd() and info.version == "0.1.0" and info.binary_version == "hashline-ls 0.1.0", ":HashlineInfo: root and versions", info)
   local shown = vim.api.nvim_exec("HashlineInfo", true)
-  check(shown:find("running", 1, true) and shown:find("utf-16", 1, true) and shown:find(info.root, 1, true), ":HashlineInfo prints the status", shown)
+  check(shown:find("running", 1, true) and shown:find(enc, 1, true) and shown:find(info.root, 1, true), ":HashlineInfo prints the status", shown)
 
-  -- 13. :checkhealth hashline reports OK.
+  -- 13. :checkhealth hashline on a buffer the server lost: its advice
+  -- attaches it again, to the same client.
+  local id = hl.client().id
+  vim.lsp.buf_detach_client(buf, id)
+  check(wait(2000, function()
+    return not hl.is_attached(buf)
+  end), "the buffer is detached", hl.info())
+  vim.cmd("checkhealth hashline")
+  local lost = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  local advice = lost:match(":lua ([^\n]-attach%(%))")
+  check(lost:find("not attached to the current buffer " .. buf, 1, true) and advice, ":checkhealth reports the lost buffer and what to run", lost)
+  vim.cmd("tabclose")
+  vim.cmd("lua " .. tostring(advice))
+  check(wait(2000, function()
+    return hl.is_attached(buf)
+  end) and hl.client().id == id and #hl.info().attached_buffers >= 4, "its advice attaches the buffer to the same client", hl.info())
+
+  -- 13b. :checkhealth hashline reports OK.
   vim.cmd("checkhealth hashline")
   local report = vim.api.nvim_buf_get_lines(0, 0, -1, false)
   local oks, bad_lines = 0, {}
   for _, l in ipairs(report) do
-    if l:match("OK:?") and l:match("^%s*[-*]?%s*OK") then
+    -- "- OK ..." up to 0.11, "- ✅ OK ..." in 0.12.
+    if l:match("^%s*[-*]?%s*[^%w%s]*%s*OK") then
       oks = oks + 1
     end
     if l:match("ERROR") or l:match("WARN") then
@@ -244,7 +289,7 @@ T.run(function()
   end
   local joined = table.concat(report, "\n")
   check(oks >= 5 and #bad_lines == 0, ":checkhealth hashline reports OK", report)
-  check(joined:find("hashline-ls 0.1.0", 1, true) and joined:find("attached to the current buffer", 1, true) and joined:find("utf-16 on both sides", 1, true),
+  check(joined:find("hashline-ls 0.1.0", 1, true) and joined:find("attached to the current buffer", 1, true) and joined:find(enc .. " on both sides", 1, true),
     ":checkhealth names the version, the attachment and the encoding", report)
   vim.cmd("tabclose")
 

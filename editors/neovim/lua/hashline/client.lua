@@ -1,13 +1,14 @@
--- hashline.client: the LSP client of hashline-ls. Its config, starting it,
--- attaching buffers, the workspace/applyEdit handler, and waiting for the
--- client to answer initialize.
+-- hashline.client: the LSP client of hashline-ls. Its config and handlers,
+-- starting it, attaching buffers, and waiting for the client to answer
+-- initialize.
 --
--- The server lands every edit through workspace/applyEdit, so the edit goes
--- through Neovim's buffers and undo. For that to be safe the server must see
--- every buffer an edit touches: the client is attached to every buffer that
--- holds a file, whatever its filetype, including the buffers Neovim loads by
--- itself to apply an edit.
+-- The server lands every edit through workspace/applyEdit (hashline.apply),
+-- so the edit goes through Neovim's buffers and undo. For that to be safe
+-- the server must see every buffer an edit touches: the client is attached
+-- to every buffer that holds a file, whatever its filetype, including the
+-- buffers Neovim loads by itself to apply an edit.
 local config = require("hashline.config")
+local apply = require("hashline.apply")
 
 local M = {}
 
@@ -194,59 +195,6 @@ end
 
 -- The client config ---------------------------------------------------------
 
--- A file an edit creates starts as an empty buffer, and Neovim holds an
--- empty buffer as one empty line: the server's insert of "a\nb\n" at 0:0
--- then leaves "a", "b", "" and writing the buffer adds a blank line the
--- content never had. When a created file's buffer holds exactly the content
--- plus that phantom line, the line goes, before the answer, so the server
--- sees (and :write saves) the content as sent.
-local function trim_created(params)
-  local changes = type(params) == "table" and type(params.edit) == "table" and params.edit.documentChanges
-  if type(changes) ~= "table" then
-    return
-  end
-  local created = {}
-  for _, ch in ipairs(changes) do
-    if ch.kind == "create" and type(ch.uri) == "string" then
-      created[ch.uri] = true
-    elseif ch.kind == nil and type(ch.textDocument) == "table" and created[ch.textDocument.uri] and type(ch.edits) == "table" and #ch.edits == 1 then
-      local want = ch.edits[1].newText
-      local buf = vim.fn.bufnr(vim.uri_to_fname(ch.textDocument.uri))
-      if type(want) == "string" and buf > 0 and vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].eol then
-        local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-        if #lines >= 2 and lines[#lines] == "" and table.concat(lines, "\n") == want then
-          vim.api.nvim_buf_set_lines(buf, -2, -1, false, {})
-        end
-      end
-    end
-  end
-end
-
--- Buffers Neovim loads while it applies an edit (a file no window shows, a
--- created file, the target of a move) are attached once the edit is in
--- them, not while they load: their didOpen then carries the text the edit
--- left, so the server sees it at once instead of a half-made buffer (an
--- empty one, for a created file) that a late, debounced didChange corrects.
-local applying = nil
-
-local function apply_edit(err, params, ctx, cfg)
-  applying = {}
-  local ok, result = pcall(vim.lsp.handlers["workspace/applyEdit"], err, params, ctx, cfg)
-  local loaded = applying
-  applying = nil
-  if not ok then
-    result = { applied = false, failureReason = tostring(result) }
-  elseif type(result) == "table" and result.applied then
-    pcall(trim_created, params)
-  end
-  for _, buf in ipairs(loaded) do
-    if M.is_file_buffer(buf) then
-      M.attach(buf)
-    end
-  end
-  return result
-end
-
 -- hashline/saveDocument: hashline-ls asks for a buffer to be saved after a
 -- terminal agent's edit (through hashline-ls mcp) landed in it; the server
 -- asks only when the buffer held no unsaved changes before the edit, so the
@@ -275,9 +223,21 @@ local function save_document(_, params)
   return { saved = true }
 end
 
+--- The handlers of the requests the server sends the client, one table:
+--- each is function(err, params, ctx, config) and returns the answer.
+M.handlers = {
+  ["workspace/applyEdit"] = apply.handler,
+  ["hashline/saveDocument"] = save_document,
+}
+
+
 local function on_init(client, result)
-  state.init_result = result
-  state.client_id = client.id
+  -- The client the API talks to stays the one that holds the buffers.
+  local current = state.client_id and vim.lsp.get_client_by_id(state.client_id)
+  if not current or current.id == client.id then
+    state.init_result = result
+    state.client_id = client.id
+  end
   -- Scheduled: Neovim sends the didOpen of buffers attached while the
   -- client started only after on_init returns, and a command must not
   -- reach the server before them.
@@ -305,12 +265,14 @@ function M.client_config()
     name = NAME,
     cmd = config.values.cmd,
     root_dir = state.root,
-    workspace_folders = { { uri = vim.uri_from_fname(state.root), name = vim.fn.fnamemodify(state.root, ":t") } },
+    -- Named by its path, as Neovim names the folders it makes: 0.8 to 0.10
+    -- reuse a running client only for a folder whose name is the root.
+    workspace_folders = { { uri = vim.uri_from_fname(state.root), name = state.root } },
     -- saveDocument tells the server this client implements the request.
     init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true }) },
     settings = { hashline = settings },
     flags = config.values.flags,
-    handlers = { ["workspace/applyEdit"] = apply_edit, ["hashline/saveDocument"] = save_document },
+    handlers = M.handlers,
     on_attach = config.values.on_attach,
     on_init = on_init,
     on_exit = on_exit,
@@ -320,11 +282,11 @@ end
 --- The config for vim.lsp.config (0.11+), which setup() registers and
 --- lsp/hashline.lua returns: vim.lsp.enable() attaches a buffer as it loads
 --- when it holds a file; one that loads while an edit is applied is
---- attached by apply_edit once the edit is in it.
+--- attached by hashline.apply once the edit is in it.
 function M.enable_config()
   local cfg = M.client_config()
   cfg.root_dir = function(bufnr, on_dir)
-    if not applying and M.is_file_buffer(bufnr) then
+    if not apply.applying() and M.is_file_buffer(bufnr) then
       on_dir(M.root())
     end
   end
@@ -409,10 +371,9 @@ function M.is_attached(buf)
   return vim.lsp.buf_is_attached(buf, c.id) and true or false
 end
 
--- Called by plugin/hashline.lua for every buffer read, created or added.
+-- Called by hashline.hooks for every buffer read, created or added.
 function M._on_buffer(buf)
-  if applying then
-    table.insert(applying, buf)
+  if apply.defer_attach(buf) then
     return
   end
   -- After setup() as autostart says; without it, once vim.lsp.enable
@@ -425,7 +386,7 @@ function M._on_buffer(buf)
   end
 end
 
--- Called by plugin/hashline.lua on BufEnter.
+-- Called by hashline.hooks on BufEnter.
 function M._on_enter(buf)
   if M.is_file_buffer(buf) then
     state.last_file_buf = buf
@@ -459,7 +420,7 @@ function M.configure()
     -- Assigned, not merged: a second setup() replaces the config whole.
     vim.lsp.config[NAME] = M.enable_config()
     if config.values.autostart then
-      -- enable() attaches buffers that have a filetype; plugin/hashline.lua
+      -- enable() attaches buffers that have a filetype; hashline.hooks
       -- attaches the rest (files with no filetype, buffers an edit loads).
       vim.lsp.enable(NAME)
     end

@@ -2,9 +2,26 @@
 -- merges what it is given. See :help hashline-setup.
 local M = {}
 
+-- The repository the plugin came in: the plugin is its editors/neovim.
+local repo = vim.fn.fnamemodify(vim.fn.resolve(debug.getinfo(1, "S").source:sub(2)), ":p:h:h:h:h:h")
+
+--- Where a build in the repository puts the binary (lazy.nvim's `build`,
+--- see :help hashline-install).
+M.built = repo .. "/bin/hashline-ls"
+
+--- The server command when setup() names none: the binary built in the
+--- repository the plugin came in, else hashline-ls on PATH.
+function M.default_cmd()
+  if vim.fn.executable(M.built) == 1 then
+    return { M.built, "--stdio" }
+  end
+  return { "hashline-ls", "--stdio" }
+end
+
 M.defaults = {
-  -- The server command. hashline-ls serves LSP on stdio.
-  cmd = { "hashline-ls", "--stdio" },
+  -- The server command; hashline-ls serves LSP on stdio. nil: see
+  -- default_cmd().
+  cmd = nil,
   -- The workspace folder: a path, or a function returning one. Default: the
   -- current directory when the server starts.
   root = nil,
@@ -27,19 +44,26 @@ M.defaults = {
   timeout_ms = 10000,
   -- Start the server and attach file buffers as they are read.
   autostart = true,
+  -- Echo a one-line notice of each edit that lands. Neovim's own messages
+  -- (the edit's label, "Applied changes") are never shown.
+  notify_edits = false,
 }
 
 -- The options in force. setup() refills this table rather than replacing
 -- it, so require("hashline").config stays the table the plugin reads.
 M.values = vim.deepcopy(M.defaults)
+M.values.cmd = M.default_cmd()
 
 --- Merges opts over the defaults into M.values, and returns it.
 function M.apply(opts)
   opts = opts or {}
   local cfg = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts)
   -- Lists replace, never merge index by index.
+  M.cmd_given = opts.cmd ~= nil
   if opts.cmd then
     cfg.cmd = type(opts.cmd) == "string" and { opts.cmd, "--stdio" } or vim.deepcopy(opts.cmd)
+  else
+    cfg.cmd = M.default_cmd()
   end
   -- Neither executable() nor the process spawn expands a leading ~.
   if type(cfg.cmd[1]) == "string" and cfg.cmd[1]:sub(1, 1) == "~" then

@@ -1,5 +1,8 @@
--- :checkhealth hashline: the binary and its version, the server attached to
--- the current buffer, the position encoding both sides use.
+-- :checkhealth hashline: the binary, where it comes from and its version
+-- (how to build it when there is none), the server attached to the current
+-- buffer, the position encoding both sides use.
+local config = require("hashline.config")
+
 local M = {}
 
 -- The health API moved: Neovim 0.7 has require("health").report_*, 0.8 has
@@ -37,14 +40,16 @@ function M.check()
   local info = hl.info()
   local exe = type(info.cmd) == "table" and info.cmd[1] or tostring(info.cmd)
   if not info.binary then
-    h.error(string.format("%s is not executable", tostring(exe)), {
-      "Install it: go install ./cmd/hashline-ls from the hashline-ls repository (make install)",
+    local repo = vim.fn.fnamemodify(config.built, ":h:h")
+    h.error(string.format("%s is not executable (%s)", tostring(exe), info.binary_from), {
+      string.format("Build it into the plugin's repository: cd %s && go build -o bin/hashline-ls ./cmd/hashline-ls (lazy.nvim: :Lazy build, with the spec's build step; see :help hashline-install)", repo),
+      "Or install it on PATH: make install in the hashline-ls repository",
       'Or name it: require("hashline").setup{ cmd = { "/path/to/hashline-ls", "--stdio" } }',
     })
     return
   end
   if info.binary_version then
-    h.ok(string.format("binary: %s (%s)", info.binary, info.binary_version))
+    h.ok(string.format("binary: %s (%s), %s", info.binary, info.binary_version, info.binary_from))
   else
     h.error(string.format("binary: %s does not answer `%s version`", info.binary, exe))
   end

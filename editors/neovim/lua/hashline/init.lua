@@ -2,9 +2,10 @@
 -- commands. See :help hashline.
 --
 -- This is the public module; the work is done in hashline.config (the
--- options), hashline.client (starting the server, attaching buffers,
--- applying its edits), hashline.api (the commands) and hashline.status
--- (:HashlineInfo and :checkhealth).
+-- options), hashline.client (starting the server, attaching buffers),
+-- hashline.apply (landing its edits), hashline.api (the commands),
+-- hashline.status (:HashlineInfo and :checkhealth) and hashline.hooks (the
+-- user commands and autocommands).
 local config = require("hashline.config")
 local client = require("hashline.client")
 local api = require("hashline.api")
@@ -36,6 +37,7 @@ M.info = status.info
 
 --- Configures the plugin; see :help hashline-setup.
 function M.setup(opts)
+  require("hashline.hooks").install()
   config.apply(opts)
   client.configure()
   return M

@@ -27,6 +27,18 @@ function M.binary_version()
   return state.binary_version
 end
 
+-- Where the server command comes from, for :checkhealth.
+local function cmd_source(cmd)
+  if not state.setup and client.enabled() then
+    return 'vim.lsp.config("hashline")'
+  elseif config.cmd_given then
+    return "the cmd option of setup()"
+  elseif cmd[1] == config.built then
+    return "built in the plugin's repository"
+  end
+  return "found on PATH"
+end
+
 --- What :HashlineInfo shows, as a table.
 function M.info()
   local c = client.client()
@@ -37,6 +49,7 @@ function M.info()
     cmd = cmd,
     binary = client.executable() and vim.fn.exepath(cmd[1]) or nil,
     binary_version = M.binary_version(),
+    binary_from = cmd_source(cmd),
     root = client.root(),
     settings = config.values.settings,
     status = "not started",

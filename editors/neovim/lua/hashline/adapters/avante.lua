@@ -7,23 +7,49 @@
 --   })
 --
 -- Each tool is { name, description, param = { type = "table", fields =
--- { { name, description, type, optional } } }, returns, func }. avante has
--- called func as (params, on_log, on_complete) and as (params, { on_log,
--- on_complete }); both work. See :help hashline-avante.
+-- { { name, description, type, optional, choices } } }, returns, func }.
+-- avante (it needs Neovim 0.11+) has called func as (params, on_log,
+-- on_complete) and as (params, { on_log, on_complete }); both work. See
+-- :help hashline-avante.
 local M = {}
 
--- avante's field types are JSON Schema's; a list of allowed values has no
--- field of its own there, so it goes into the description.
+-- What a field of avante's cannot hold of a JSON Schema property, said in
+-- its description.
+local function limits(prop)
+  local out = {}
+  if prop.minimum ~= nil then
+    table.insert(out, string.format("At least %s.", tostring(prop.minimum)))
+  end
+  if prop.maximum ~= nil then
+    table.insert(out, string.format("At most %s.", tostring(prop.maximum)))
+  end
+  if prop.minLength ~= nil then
+    table.insert(out, string.format("At least %s characters.", tostring(prop.minLength)))
+  end
+  if prop.pattern ~= nil then
+    table.insert(out, string.format("Matches the pattern %s.", tostring(prop.pattern)))
+  end
+  return out
+end
+
+-- avante's field types are JSON Schema's; an enum is its choices, an
+-- object's properties its fields, an array's items its items.
 local function field(name, prop, required)
   local desc = prop.description or ""
-  if type(prop.enum) == "table" then
-    local vals = {}
-    for _, v in ipairs(prop.enum) do
-      table.insert(vals, tostring(v))
-    end
-    desc = desc .. " One of: " .. table.concat(vals, ", ") .. "."
+  local extra = limits(prop)
+  if #extra > 0 then
+    desc = vim.trim(desc .. " " .. table.concat(extra, " "))
   end
-  return { name = name, description = desc, type = prop.type or "string", optional = not required }
+  local f = { name = name, description = desc, type = prop.type or "string", optional = not required }
+  if type(prop.enum) == "table" then
+    f.choices = vim.deepcopy(prop.enum)
+  end
+  if f.type == "object" and type(prop.properties) == "table" then
+    f.fields = M.param(prop).fields
+  elseif f.type == "array" and type(prop.items) == "table" then
+    f.items = field("items", prop.items, true)
+  end
+  return f
 end
 
 --- The param of a tool: one field per property of its input schema, the

@@ -1,77 +1,67 @@
--- hashline tools for codecompanion.nvim, built from `describe`. This module
--- never requires codecompanion: it returns plain tables in the shape
--- codecompanion documents for custom tools ("Creating Tools"), to be put in
--- its config:
+-- hashline tools for codecompanion.nvim (v18 and later, tested with v19.22;
+-- it needs Neovim 0.11+), built from `describe`. This module never requires
+-- codecompanion: it returns the tables codecompanion takes for tools, to be
+-- put in its config:
 --
---   require("codecompanion").setup({
---     strategies = { chat = { tools = require("hashline.adapters.codecompanion").tools() } },
---   })
+--   local cc = require("hashline.adapters.codecompanion")
+--   local tools = cc.tools()
+--   tools.groups = { hashline = cc.group() }
+--   require("codecompanion").setup({ interactions = { chat = { tools = tools } } })
 --
--- Each entry is { description, callback = tool, opts }, where the tool is
--- { name, cmds = { fn(self, args, input, output_handler) }, schema =
--- { type = "function", ["function"] = { name, description, parameters } },
--- system_prompt, output = { success, error } }. See :help hashline-codecompanion.
+-- Each entry is { description, callback, opts = { require_approval_before } }
+-- where callback() returns the tool: { name, schema = { type = "function",
+-- ["function"] = { name, description, parameters } }, cmds = {
+-- function(self, args, opts) }, system_prompt, output }. See :help
+-- hashline-codecompanion.
 local M = {}
 
--- codecompanion has called the output functions two ways: (self, tools,
--- cmd, stdout) up to v17, (self, stdout, meta) with meta.tools since.
-local function chat_and_data(a, b, c)
-  if type(b) == "table" and type(b.tools) == "table" then
-    return b.tools.chat, a
-  end
-  return type(a) == "table" and a.chat or nil, c
-end
+-- The tools that change files ask before they run, unless
+-- requires_approval says otherwise.
+local ASKS = { hashline_edit = true, hashline_write = true, hashline_patch = true }
 
-local function text(data)
-  if type(data) ~= "table" then
-    return tostring(data or "")
-  end
-  local out = {}
-  local function walk(t)
-    for _, v in ipairs(t) do
-      if type(v) == "table" then
-        walk(v)
-      else
-        table.insert(out, tostring(v))
-      end
-    end
-  end
-  walk(data)
-  return table.concat(out, "\n")
-end
-
-local function approval(opts, name)
+--- Whether a tool asks before it runs: requires_approval is true or false
+--- for every tool, or a table of tool names whose entries override ASKS.
+function M.asks(opts, name)
   local ra = opts.requires_approval
-  if type(ra) == "table" then
+  if type(ra) == "table" and ra[name] ~= nil then
     return ra[name] == true
+  elseif type(ra) == "boolean" then
+    return ra
   end
-  return ra == true
+  return ASKS[name] == true
 end
 
---- One codecompanion tool for one describe tool.
+-- codecompanion hands an output function the list of what the tool's cmds
+-- answered (for errors, of every error of the run so far); the last is
+-- this call's.
+local function last(data)
+  if type(data) == "table" then
+    return tostring(data[#data] or "")
+  end
+  return tostring(data or "")
+end
+
+-- The question codecompanion asks before a tool that changes files runs:
+-- the file and what would change, as the model sent them.
+local function question(def, args)
+  local body = args.ops or args.patch or args.content
+  local lines = { string.format("Run %s on %s?", def.name, tostring(args.path or "the files of its patch")) }
+  if type(body) == "string" and body ~= "" then
+    table.insert(lines, "````")
+    table.insert(lines, (body:gsub("\n$", "")))
+    table.insert(lines, "````")
+  end
+  return table.concat(lines, "\n")
+end
+
+--- One codecompanion tool for one describe tool. Each chat is a session of
+--- its own (its reads are its own), and each of its cycles a turn, unless
+--- opts.session names one session for all.
 function M.tool(def, describe, opts)
   opts = opts or {}
   local hl = require("hashline")
   local tool = {
     name = def.name,
-    cmds = {
-      -- Runs the command; a result with ok = false is an "error" so the
-      -- model sees the code, the message and the live lines to retry with.
-      function(_, args, _, output_handler)
-        local function to_output(res, err)
-          local ok = res ~= nil and err == nil and res.ok ~= false
-          return { status = ok and "success" or "error", data = hl.render(res, err) }
-        end
-        if type(output_handler) == "function" then
-          hl.execute(def.command, args or {}, function(res, err)
-            output_handler(to_output(res, err))
-          end)
-          return nil
-        end
-        -- Versions without output_handler take the result as the return value.
-        return to_output(hl.execute_sync(def.command, args or {}, opts.timeout_ms))
-      end,
-    },
     schema = {
       type = "function",
       ["function"] = {
@@ -80,18 +70,34 @@ function M.tool(def, describe, opts)
         parameters = vim.deepcopy(def.inputSchema),
       },
     },
-    output = {
-      success = function(self, a, b, c)
-        local chat, data = chat_and_data(a, b, c)
-        if chat then
-          chat:add_tool_output(self, text(data))
+    cmds = {
+      -- Answers once, through output_cb, when the server has: a result
+      -- with ok = false is an "error", so the model reads the code, the
+      -- message and the live lines to retry with.
+      function(self, args, cmd_opts)
+        args = vim.deepcopy(args or {})
+        local chat = type(self) == "table" and self.chat or nil
+        if args.session == nil then
+          args.session = opts.session or (chat and chat.bufnr and ("codecompanion-" .. chat.bufnr)) or nil
         end
+        if args.turn == nil and chat and chat.cycle then
+          args.turn = tostring(chat.cycle)
+        end
+        hl.execute(def.command, args, function(res, err)
+          local ok = res ~= nil and err == nil and res.ok ~= false
+          cmd_opts.output_cb({ status = ok and "success" or "error", data = hl.render(res, err) })
+        end)
       end,
-      error = function(self, a, b, c)
-        local chat, data = chat_and_data(a, b, c)
-        if chat then
-          chat:add_tool_output(self, text(data))
-        end
+    },
+    output = {
+      success = function(self, stdout, meta)
+        meta.tools.chat:add_tool_output(self, last(stdout))
+      end,
+      error = function(self, stderr, meta)
+        meta.tools.chat:add_tool_output(self, last(stderr))
+      end,
+      prompt = function(self)
+        return question(def, self.args or {})
       end,
     },
   }
@@ -103,10 +109,11 @@ function M.tool(def, describe, opts)
   return tool
 end
 
---- The tools, keyed by name, for codecompanion's strategies.chat.tools.
---- opts.describe: a describe result to build from (default: asked of the
---- server, or of the binary); opts.requires_approval: true, or a table of
---- tool names, e.g. { hashline_edit = true, hashline_write = true }.
+--- The tools, keyed by name, for codecompanion's interactions.chat.tools
+--- (or the older strategies.chat.tools). opts.describe: a describe result
+--- to build from (default: asked of the server, or of the binary);
+--- opts.requires_approval: true, false, or a table of tool names, e.g.
+--- { hashline_edit = true, hashline_write = true }; opts.session.
 function M.tools(opts)
   opts = opts or {}
   local describe = opts.describe or require("hashline").tool_definitions()
@@ -114,15 +121,17 @@ function M.tools(opts)
   for _, def in ipairs(describe.tools) do
     out[def.name] = {
       description = def.description,
-      callback = M.tool(def, describe, opts),
-      opts = { requires_approval = approval(opts, def.name) },
+      callback = function()
+        return M.tool(def, describe, opts)
+      end,
+      opts = { require_approval_before = M.asks(opts, def.name) },
     }
   end
   return out
 end
 
 --- A group naming every hashline tool, for codecompanion's
---- strategies.chat.tools.groups.
+--- interactions.chat.tools.groups: @{hashline} in a chat gives them all.
 function M.group(opts)
   opts = opts or {}
   local describe = opts.describe or require("hashline").tool_definitions()
@@ -130,7 +139,11 @@ function M.group(opts)
   for _, def in ipairs(describe.tools) do
     table.insert(names, def.name)
   end
-  return { description = "Read, search and edit files with hashline", tools = names }
+  return {
+    description = "Read, search and edit files with hashline",
+    prompt = "I'm giving you ${tools} to read, search and edit files",
+    tools = names,
+  }
 end
 
 return M
