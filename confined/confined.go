@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -55,17 +54,12 @@ type File struct {
 // ReadFile reads the regular file rel beneath root, refusing one larger
 // than limit bytes.
 func ReadFile(root, rel string, limit int64) ([]byte, Info, error) {
-	f, err := openBeneath(root, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	r, err := OpenRoot(root)
 	if err != nil {
 		return nil, Info{}, err
 	}
-	defer f.Close()
-	rf, err := regular(f)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	b, err := rf.ReadAll(limit)
-	return b, rf.Info, err
+	defer r.Close()
+	return r.ReadFile(rel, limit)
 }
 
 // ReadRegular reads a file a user named directly, not beneath any root (a
@@ -86,35 +80,23 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 
 // OpenDir opens the folder rel beneath root; rel "" is root itself.
 func OpenDir(root, rel string) (*Dir, error) {
-	if rel == "" {
-		rel = "."
-	}
-	f, err := openBeneath(root, rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	r, err := OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	return &Dir{f: f, name: filepath.Join(root, rel)}, nil
+	defer r.Close()
+	return r.OpenDir(rel)
 }
 
 // MakeDir opens the folder rel beneath root, creating the missing folders
 // on its way one at a time, each inside the one opened before it.
 func MakeDir(root, rel string, perm fs.FileMode) (*Dir, error) {
-	d, err := OpenDir(root, "")
+	r, err := OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range strings.Split(filepath.ToSlash(rel), "/") {
-		if name == "" || name == "." {
-			continue
-		}
-		next, err := d.makeDir(name, perm)
-		d.Close()
-		if err != nil {
-			return nil, err
-		}
-		d = next
-	}
-	return d, nil
+	defer r.Close()
+	return r.MakeDir(rel, perm)
 }
 
 // regular checks that f, just opened, is a regular file, and closes it when

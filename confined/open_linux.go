@@ -2,43 +2,37 @@ package confined
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// openBeneath opens rel beneath root with flag. Links are followed only
-// while they stay beneath root; a magic link of /proc never is.
-func openBeneath(root, rel string, flag int, perm uint32) (*os.File, error) {
-	if forceWalk || !openat2Works() {
-		return walkBeneath(root, rel, flag, perm)
-	}
-	rfd, err := ignoringEINTR(func() (int, error) {
-		return unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+// useWalk says whether a Root walks instead of calling openat2.
+func useWalk() bool { return forceWalk || !openat2Works() }
+
+// openat2Root opens the folder path for openat2 to look names up in.
+func openat2Root(path string) (int, error) {
+	return ignoringEINTR(func() (int, error) {
+		return unix.Open(path, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	})
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: root, Err: err}
-	}
-	defer unix.Close(rfd)
+}
+
+// openat2At opens rel beneath the folder dirfd with flag, following links
+// only while they stay beneath it and never a magic link of /proc.
+func openat2At(dirfd int, rel string, flag int, perm uint32) (int, error) {
 	how := unix.OpenHow{
 		Flags:   uint64(flag | unix.O_CLOEXEC),
 		Mode:    uint64(perm),
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	}
-	path := filepath.Join(root, rel)
 	for tries := 0; ; tries++ {
-		fd, err := unix.Openat2(rfd, rel, &how)
-		// EAGAIN: a rename raced the lookup, which the kernel refuses
-		// to judge; looking again is safe.
+		fd, err := unix.Openat2(dirfd, rel, &how)
+		// EAGAIN: a rename raced the lookup, which the kernel refuses to
+		// judge; looking again is safe.
 		if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) && tries < 32 {
 			continue
 		}
-		if err != nil {
-			return nil, classify("open", path, err)
-		}
-		return os.NewFile(uintptr(fd), path), nil
+		return fd, err
 	}
 }
 

@@ -304,3 +304,62 @@ func TestVerbInputFilesBounded(t *testing.T) {
 		}
 	}
 }
+
+// The grep verb while a folder is swapped for a link to outside, or a file
+// for a FIFO: no match comes from outside and every grep answers; a FIFO
+// ignore file is skipped with a warning (issue 13, points 1 and 2).
+func TestGrepVerbConfined(t *testing.T) {
+	grepSoon := func(t *testing.T, ws string, args ...string) (string, string) {
+		t.Helper()
+		type answer struct{ out, errs string }
+		done := make(chan answer, 1)
+		go func() {
+			out, errs, _ := verb(t, ws, "", append([]string{"grep"}, args...)...)
+			done <- answer{out, errs}
+		}()
+		select {
+		case a := <-done:
+			return a.out, a.errs
+		case <-time.After(10 * time.Second):
+			t.Fatal("grep did not answer")
+			return "", ""
+		}
+	}
+	t.Run("folder swapped for a link", func(t *testing.T) {
+		ws, _, _, stop := swapWorkspace(t, "hit inside\n", "hit outside\n")
+		found := 0
+		for i := 0; i < 300 || found == 0 && i < 3000; i++ {
+			out, errs := grepSoon(t, ws, "hit")
+			if strings.Contains(out+errs, "outside") {
+				t.Fatalf("grep %d (after %d swaps) showed the outside file: %q %q", i, stop(), out, errs)
+			}
+			if strings.Contains(out, "hit inside") {
+				found++
+			}
+		}
+		t.Logf("%d swaps, %d greps found the inside file", stop(), found)
+	})
+	t.Run("file swapped for a FIFO", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"f.txt": "hit\n"})
+		if err := unix.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stop := swapLoop(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "fifo"))
+		defer stop()
+		for i := 0; i < 300; i++ {
+			grepSoon(t, ws, "hit")
+		}
+	})
+	t.Run("a FIFO .gitignore", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"f.txt": "hit\n"})
+		if err := unix.Mkfifo(filepath.Join(ws, ".gitignore"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := grepSoon(t, ws, "hit")
+		if !strings.Contains(out, "1:hit") || !strings.Contains(out, "skipped the ignore file(s) .gitignore (not a regular file)") {
+			t.Fatalf("grep = %q, want the match and the warning", out)
+		}
+	})
+}
