@@ -31,7 +31,7 @@ func newServer(t *testing.T, files map[string]string) (*Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}, dir
+	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}}, dir
 }
 
 func call(t *testing.T, s *Server, cmd string, args any) any {

@@ -120,6 +120,9 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 				Message: fmt.Sprintf("there is no file at %s: edit changes existing files; create it with hashline_write, or check the name", wp.Rel)}
 		}
 		plan, err := sess.Plan(req, live.Text)
+		if err != nil && attempt > 0 {
+			err = changedMeanwhile(err, wp)
+		}
 		if err != nil {
 			return appliedEdit{}, err
 		}
@@ -136,6 +139,19 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		landed, unsaved := s.save(ctx, cs, landed)
 		return appliedEdit{plan: plan, live: live, landed: landed, unsaved: unsaved}, nil
 	}
+}
+
+// changedMeanwhile is the failure of a second pass through the gates after
+// the file changed between the check and the write (another process wrote
+// it first). The tag hashed the file when the call began, so a tag the
+// session never recorded is a mismatch now, not an unknown tag.
+func changedMeanwhile(err error, wp workspace.Path) error {
+	var he *hashline.Error
+	if !errors.As(err, &he) || he.Code != hashline.CodeTagUnknown {
+		return err
+	}
+	return &hashline.Error{Code: hashline.CodeTagMismatch, Details: he.Details,
+		Message: fmt.Sprintf("%s changed while this edit was being written (another process wrote it first), so nothing was written: the file's tag is %s now. The lines around your anchors as they are now are below and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", wp.Rel, he.Details.LiveTag, he.Details.LiveTag)}
 }
 
 // refusedTwice is the error of an edit the editor refused twice. It tells

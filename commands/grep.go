@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"path"
@@ -13,16 +14,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"hashline-ls/confined"
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
 	"hashline-ls/search"
 )
 
 const defaultMaxResults = 200
+
+// maxPatternBytes bounds a grep pattern: a regular expression longer than
+// this is no search a model means, and compiling it costs.
+const maxPatternBytes = 4 << 10
 
 // progressEvery is how many searched files pass between two progress
 // reports: often enough to show life in a large tree, rarely enough not to
@@ -119,6 +126,7 @@ func (s *Server) grep(ctx context.Context, args json.RawMessage) (Result, error)
 	if err != nil {
 		return nil, err
 	}
+	defer g.close()
 	walk, err := g.plan(a.Path)
 	if err != nil {
 		return nil, err
@@ -129,6 +137,11 @@ func (s *Server) grep(ctx context.Context, args json.RawMessage) (Result, error)
 }
 
 func (s *Server) newGrepper(ctx context.Context, a GrepArgs) (*grepper, error) {
+	if len(a.Pattern) > maxPatternBytes {
+		// The pattern is not echoed: it may be arbitrarily large.
+		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "pattern"},
+			Message: fmt.Sprintf("argument pattern: the pattern is %d bytes long, over the %d-byte limit: search for a shorter expression (a distinctive part of the line is enough) and send the call again", len(a.Pattern), maxPatternBytes)}
+	}
 	expr := a.Pattern
 	if a.IgnoreCase {
 		expr = "(?i)" + expr
@@ -149,6 +162,13 @@ func (s *Server) newGrepper(ctx context.Context, a GrepArgs) (*grepper, error) {
 		anchors:   anchorStyle(a.Anchors),
 		multiRoot: len(s.Roots.List()) > 1,
 		res:       &GrepResult{OK: true, Matches: []GrepMatch{}, Tags: map[string]string{}},
+		roots:     map[string]*confined.Root{},
+	}
+	for _, root := range s.Roots.List() {
+		// A root that cannot be opened is searched as an empty folder.
+		if r, err := confined.OpenRoot(root); err == nil {
+			g.roots[root] = r
+		}
 	}
 	_, g.disk = s.Source.(documents.Disk)
 	g.open, _ = s.Source.(OpenFiles)
@@ -163,6 +183,9 @@ func (s *Server) newGrepper(ctx context.Context, a GrepArgs) (*grepper, error) {
 	switch g.mode {
 	case GrepContent:
 		g.limit = g.max + 1
+		if g.max == math.MaxInt {
+			g.limit = -1
+		}
 	case GrepCount:
 		g.limit = -1
 		g.res.Counts = map[string]int{}
@@ -284,6 +307,9 @@ type grepper struct {
 	anchors   hashline.Anchors
 	disk      bool      // the Source is the disk
 	open      OpenFiles // the Source's open files, or nil
+	// roots holds each workspace root open: every folder listed, ignore
+	// file read and file searched is opened beneath one.
+	roots map[string]*confined.Root
 
 	// The result, built by one goroutine taking the files in walk order.
 	// stop is why the search ended early (errResultsFull, errCancelled),
@@ -294,6 +320,24 @@ type grepper struct {
 	counted  int // matches (content mode) or files (other modes) against max
 	searched int
 	clipped  []string
+	// skipped lists the ignore files left unread, and why; the walk alone
+	// writes it, and finish reads it once the walk is over.
+	skipped []string
+}
+
+func (g *grepper) close() {
+	for _, r := range g.roots {
+		r.Close()
+	}
+}
+
+// openFD opens a file the walk found, beneath its root, for the search.
+func (g *grepper) openFD(abs string) (int, error) {
+	root, rel, ok := g.s.Roots.Within(abs)
+	if r := g.roots[root]; ok && r != nil {
+		return r.OpenFD(rel)
+	}
+	return -1, fmt.Errorf("%s is in no workspace root", abs)
 }
 
 // inherited returns the ignore patterns of the folders from root down to
@@ -306,10 +350,8 @@ func (g *grepper) inherited(root, start string) []gitignore.Pattern {
 	}
 	comps := strings.Split(filepath.ToSlash(rel), "/")
 	var ps []gitignore.Pattern
-	dir := root
 	for i := range comps {
-		ps = append(ps, readIgnores(dir, comps[:i], nil)...)
-		dir = filepath.Join(dir, comps[i])
+		ps = append(ps, g.readIgnores(g.roots[root], comps[:i], nil)...)
 	}
 	if gitignore.NewMatcher(ps).Match(comps, true) {
 		return nil
@@ -320,16 +362,16 @@ func (g *grepper) inherited(root, start string) []gitignore.Pattern {
 // walk visits the files of the folder start, inside root, in lexical
 // order. inherited holds the ignore patterns of start's ancestors.
 func (g *grepper) walk(root, start string, inherited []gitignore.Pattern, visit func(grepFile) error) error {
-	return g.walkDir(start, domainOf(relSlash(root, start)), inherited, visit)
+	return g.walkDir(g.roots[root], start, domainOf(relSlash(root, start)), inherited, visit)
 }
 
-// walkDir visits the files under dir, whose path in the workspace is comps;
-// ps are the ignore patterns of its ancestors.
-func (g *grepper) walkDir(dir string, comps []string, ps []gitignore.Pattern, visit func(grepFile) error) error {
+// walkDir visits the files under dir, whose path in the workspace is comps,
+// beneath root; ps are the ignore patterns of its ancestors.
+func (g *grepper) walkDir(root *confined.Root, dir string, comps []string, ps []gitignore.Pattern, visit func(grepFile) error) error {
 	// An unreadable folder is left out, not a failure of the whole search;
 	// whatever of it could be listed is searched.
-	entries, _ := os.ReadDir(dir)
-	ps = concat(ps, readIgnores(dir, comps, func(name string) bool {
+	entries := listDir(root, comps)
+	ps = concat(ps, g.readIgnores(root, comps, func(name string) bool {
 		_, found := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
 		return found
 	}))
@@ -347,7 +389,7 @@ func (g *grepper) walkDir(dir string, comps []string, ps []gitignore.Pattern, vi
 		p := filepath.Join(dir, d.Name())
 		var err error
 		if d.IsDir() {
-			err = g.walkDir(p, sub, ps, visit)
+			err = g.walkDir(root, p, sub, ps, visit)
 		} else {
 			err = g.visitFile(p, strings.Join(sub, "/"), d, visit)
 		}
@@ -516,6 +558,9 @@ func (g *grepper) finish() *GrepResult {
 	if len(g.clipped) > 0 {
 		notes = append(notes, fmt.Sprintf("matched line(s) %s could not be shown in full and cannot be edited by line; replace them with hashline_write if needed", strings.Join(g.clipped, ", ")))
 	}
+	if len(g.skipped) > 0 {
+		notes = append(notes, fmt.Sprintf("warning: skipped the ignore file(s) %s, so their rules were not applied: replace each with a regular file inside the workspace", strings.Join(g.skipped, ", ")))
+	}
 	res.Notice = strings.Join(notes, "; ")
 	return res
 }
@@ -527,17 +572,42 @@ var ignoreFiles = []struct{ entry, path string }{
 	{".gitignore", ".gitignore"},
 }
 
-// readIgnores reads the ignore files of one folder. domain is the folder's
-// path in the workspace, as components. listed, when not nil, says whether
-// the folder holds an entry, so files it lacks are not opened.
-func readIgnores(dir string, domain []string, listed func(name string) bool) []gitignore.Pattern {
+// listDir lists the folder whose path beneath root is comps, sorted by
+// name; nil when it cannot be listed.
+func listDir(root *confined.Root, comps []string) []fs.DirEntry {
+	if root == nil {
+		return nil
+	}
+	d, err := root.OpenDir(filepath.Join(comps...))
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	entries, _ := d.Entries()
+	return entries
+}
+
+// readIgnores reads the ignore files of one folder, beneath root, as it
+// reads every other file: one that is no regular file, such as a FIFO,
+// or that leads out of the workspace, is skipped with a warning and its
+// rules are not applied. domain is the folder's path in the workspace, as
+// components. listed, when not nil, says whether the folder holds an
+// entry, so files it lacks are not opened.
+func (g *grepper) readIgnores(root *confined.Root, domain []string, listed func(name string) bool) []gitignore.Pattern {
+	if root == nil {
+		return nil
+	}
 	var ps []gitignore.Pattern
 	for _, f := range ignoreFiles {
 		if listed != nil && !listed(f.entry) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, f.path))
+		rel := filepath.Join(append(slices.Clone(domain), f.path)...)
+		b, err := g.readIgnore(root, rel)
 		if err != nil {
+			if why := unreadIgnore(err); why != "" {
+				g.skipped = append(g.skipped, filepath.ToSlash(rel)+" ("+why+")")
+			}
 			continue
 		}
 		for _, line := range strings.Split(string(b), "\n") {
@@ -549,6 +619,38 @@ func readIgnores(dir string, domain []string, listed func(name string) bool) []g
 		}
 	}
 	return ps
+}
+
+// readIgnore reads one ignore file beneath root. One that is a link is
+// read where the link resolves when that is inside the workspace, as an
+// absolute link may be, which a lookup beneath the root does not follow.
+func (g *grepper) readIgnore(root *confined.Root, rel string) ([]byte, error) {
+	b, _, err := root.ReadFile(rel, documents.MaxFileBytes)
+	if !errors.Is(err, confined.ErrOutside) {
+		return b, err
+	}
+	wp, rerr := g.s.Roots.Resolve(filepath.Join(root.Path(), rel))
+	if rerr != nil || g.roots[wp.Root] == nil {
+		return nil, err
+	}
+	b, _, err = g.roots[wp.Root].ReadFile(filepath.FromSlash(wp.Rel), documents.MaxFileBytes)
+	return b, err
+}
+
+// unreadIgnore says why an ignore file could not be read, or "" when
+// there is none to read.
+func unreadIgnore(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return ""
+	case errors.Is(err, confined.ErrNotRegular):
+		return "not a regular file"
+	case errors.Is(err, confined.ErrOutside):
+		return "it leads outside the workspace"
+	case errors.Is(err, confined.ErrTooLarge):
+		return fmt.Sprintf("over %d MiB", documents.MaxFileBytes>>20)
+	}
+	return "unreadable"
 }
 
 // concat appends own to inherited without writing into inherited's backing

@@ -28,7 +28,7 @@ func benchServer(b *testing.B) (*Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}, dir
+	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}}, dir
 }
 
 // BenchmarkReadTree is the unit: reading every file of the tree once, which

@@ -174,8 +174,8 @@ func TestGrepMatchesReference(t *testing.T) {
 		}
 		for _, expr := range referencePatterns {
 			onDisk, withBuffers := grepReference(t, root, nil, expr), grepReference(t, root, buffers, expr)
-			for _, src := range []Source{documents.Disk{}, openBuffers{buffers: buffers}, askEveryFile{openBuffers{buffers: buffers}}} {
-				s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: src, Sink: documents.Disk{}}
+			for _, src := range []Source{documents.Disk{Roots: roots}, openBuffers{Disk: documents.Disk{Roots: roots}, buffers: buffers}, askEveryFile{openBuffers{Disk: documents.Disk{Roots: roots}, buffers: buffers}}} {
+				s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: src, Sink: documents.Disk{Roots: roots}}
 				ref := withBuffers
 				if _, disk := src.(documents.Disk); disk {
 					ref = onDisk
@@ -253,6 +253,6 @@ func TestGrepWaitsForRoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}
+	s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}}
 	checkAgainstReference(t, s, grepReference(t, root, nil, gentree.HitPattern), gentree.HitPattern)
 }

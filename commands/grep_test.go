@@ -334,7 +334,7 @@ func (b bufferSource) Live(ctx context.Context, abs string) (documents.Live, err
 func TestGrepSearchesOpenBuffers(t *testing.T) {
 	s, dir := newServer(t, map[string]string{"a.txt": "saved\n", "b.txt": "saved\n"})
 	buffer := "saved\nunsaved typing\n"
-	s.Source = bufferSource{abs: filepath.Join(s.Roots.List()[0], "a.txt"), text: buffer}
+	s.Source = bufferSource{Disk: documents.Disk{Roots: s.Roots}, abs: filepath.Join(s.Roots.List()[0], "a.txt"), text: buffer}
 	r := grepOK(t, s, map[string]any{"pattern": "saved"})
 	want := "[a.txt#" + string(hashline.TagOf(buffer)) + "]\n1:saved\n2:unsaved typing\n\n[b.txt#" + string(hashline.TagOf("saved\n")) + "]\n1:saved\n"
 	if r.Content != want {
@@ -363,7 +363,7 @@ func TestGrepCancelled(t *testing.T) {
 	s, _ := newServer(t, map[string]string{"a.txt": "hit\n", "b.txt": "hit\n", "c/d.txt": "hit\n"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s.Source = cancellingSource{cancel: cancel}
+	s.Source = cancellingSource{Disk: documents.Disk{Roots: s.Roots}, cancel: cancel}
 	res, err := s.Execute(ctx, CmdGrep, json.RawMessage(`{"pattern": "hit"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -438,7 +438,7 @@ func TestGrepTwoRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}
+	s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}}
 	r := grepOK(t, s, map[string]any{"pattern": "hit", "mode": "filesWithMatches"})
 	second := filepath.ToSlash(filepath.Join(roots.List()[1], "a.txt"))
 	if want := []string{"a.txt", second, "b.txt"}; !reflect.DeepEqual(r.Files, want) {

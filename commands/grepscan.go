@@ -179,7 +179,7 @@ func (fd found) size() int {
 }
 
 func (g *grepper) reader() *search.Reader {
-	return &search.Reader{Pattern: g.pat, MaxBytes: documents.MaxFileBytes}
+	return &search.Reader{Pattern: g.pat, MaxBytes: documents.MaxFileBytes, Open: g.openFD}
 }
 
 // scan searches one file. A file no editor holds open is read straight

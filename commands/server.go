@@ -7,6 +7,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,6 +64,8 @@ type Server struct {
 	Permits *Permits
 
 	own Permits
+
+	hookOnce sync.Once // sets the Sessions' drop hook on the first call
 }
 
 // Names of the commands, as executeCommand knows them.
@@ -123,6 +126,8 @@ var ErrUnknownCommand = errors.New("unknown command")
 // return is kept for protocol faults only: an unknown command, or arguments
 // that are not one JSON object.
 func (s *Server) Execute(ctx context.Context, command string, args json.RawMessage) (Result, error) {
+	// Here rather than where Sessions is made, so every front end has it.
+	s.hookOnce.Do(func() { s.Sessions.OnDrop(giveBack) })
 	res, err := s.execute(ctx, command, args)
 	if err != nil {
 		return nil, err
@@ -136,8 +141,9 @@ func (s *Server) execute(ctx context.Context, command string, args json.RawMessa
 	if !ok {
 		return nil, fmt.Errorf("%w %q: the commands are %s", ErrUnknownCommand, command, strings.Join(Commands(), ", "))
 	}
-	trimmed := strings.TrimSpace(string(args))
-	if trimmed == "" || trimmed == "null" {
+	// Bytes, not a string: arguments may be megabytes long.
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
 		args = json.RawMessage("{}")
 	} else if trimmed[0] != '{' {
 		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
@@ -216,7 +222,7 @@ func validate(command string, args json.RawMessage) *hashline.Error {
 	if sch == nil {
 		return nil
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(args)))
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
 		return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("the arguments are not valid JSON (%v): send one JSON object", err)}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"hashline-ls/confined"
 	"hashline-ls/hashline"
 )
 
@@ -43,7 +44,7 @@ func threeFiles(t *testing.T) (string, []diskFile, ChangeSet) {
 		if err := os.Chmod(p, f.mode); err != nil {
 			t.Fatal(err)
 		}
-		live, err := ReadDisk(p)
+		live, err := diskAt(t, dir).Live(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,12 +59,12 @@ func failRename(t *testing.T, target string) *int {
 	t.Helper()
 	tries := 0
 	orig := renameFile
-	renameFile = func(from, to string) error {
+	renameFile = func(d *confined.Dir, from, to string) error {
 		tries++
-		if to == target {
+		if filepath.Join(d.Path(), to) == target {
 			return &os.LinkError{Op: "rename", Old: from, New: to, Err: errors.New("injected failure")}
 		}
-		return orig(from, to)
+		return orig(d, from, to)
 	}
 	t.Cleanup(func() { renameFile = orig })
 	return &tries
@@ -113,7 +114,7 @@ func noStaged(t *testing.T, dir string) {
 
 func TestDiskApplyAllFiles(t *testing.T) {
 	dir, files, cs := threeFiles(t)
-	landed, err := Disk{}.Apply(context.Background(), cs)
+	landed, err := diskAt(t, dir).Apply(context.Background(), cs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestDiskApplyRenameFailsMidway(t *testing.T) {
 		t.Run(fmt.Sprintf("rename %d of 3 fails", failAt+1), func(t *testing.T) {
 			dir, files, cs := threeFiles(t)
 			tries := failRename(t, cs.Files[failAt].Path)
-			landed, err := Disk{}.Apply(context.Background(), cs)
+			landed, err := diskAt(t, dir).Apply(context.Background(), cs)
 			if err == nil || landed != nil {
 				t.Fatalf("Apply = %v, %v: want the rename's failure", landed, err)
 			}
@@ -161,7 +162,7 @@ func TestDiskApplyStagingFails(t *testing.T) {
 		live := Live{Text: hashline.NewText("d\n")}
 		cs.Files = append(cs.Files[:1], append([]FileChange{{Kind: Modify, Path: gone, Old: &live, New: hashline.NewText("D\n")}}, cs.Files[1:]...)...)
 		tries := failRename(t, "")
-		if _, err := (Disk{}).Apply(context.Background(), cs); err == nil || !strings.Contains(err.Error(), "stage") {
+		if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil || !strings.Contains(err.Error(), "stage") {
 			t.Fatalf("Apply = %v: want a staging failure", err)
 		}
 		if *tries != 0 {
@@ -180,7 +181,7 @@ func TestDiskApplyStagingFails(t *testing.T) {
 		live := Live{Text: hashline.NewText("d\n")}
 		cs.Files = append(cs.Files, FileChange{Kind: Modify, Path: filepath.Join(blocker, "d.txt"), Old: &live, New: hashline.NewText("D\n")})
 		tries := failRename(t, "")
-		if _, err := (Disk{}).Apply(context.Background(), cs); err == nil {
+		if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil {
 			t.Fatal("Apply succeeded: want a staging failure")
 		}
 		if *tries != 0 {
@@ -200,7 +201,7 @@ func TestDiskApplyStagingFails(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = os.Chmod(sub, 0o755) })
 			tries := failRename(t, "")
-			if _, err := (Disk{}).Apply(context.Background(), cs); err == nil {
+			if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil {
 				t.Fatal("Apply succeeded in a read-only folder")
 			}
 			if *tries != 0 {
@@ -218,7 +219,7 @@ func TestDiskApplyUndoesCreate(t *testing.T) {
 	created := filepath.Join(dir, "new", "n.txt")
 	cs.Files = append([]FileChange{{Kind: Create, Path: created, New: hashline.NewText("n\n")}}, cs.Files...)
 	failRename(t, cs.Files[3].Path)
-	if _, err := (Disk{}).Apply(context.Background(), cs); err == nil {
+	if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil {
 		t.Fatal("Apply succeeded")
 	}
 	if _, err := os.Lstat(created); !errors.Is(err, fs.ErrNotExist) {
@@ -235,7 +236,7 @@ func TestApplyRefusesFileChangedSinceRead(t *testing.T) {
 	if err := os.WriteFile(p, []byte("one\ntwo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	live, err := ReadDisk(p)
+	live, err := diskAt(t, dir).Live(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestApplyRefusesFileChangedSinceRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := hashline.NewText("one\nTWO\n")
-	_, err = Disk{}.Apply(context.Background(), ChangeSet{Files: []FileChange{{Kind: Modify, Path: p, Old: &live, New: next}}})
+	_, err = diskAt(t, dir).Apply(context.Background(), ChangeSet{Files: []FileChange{{Kind: Modify, Path: p, Old: &live, New: next}}})
 	if !errors.Is(err, ErrNotApplied) {
 		t.Fatalf("Apply = %v, want ErrNotApplied", err)
 	}

@@ -3,6 +3,7 @@
 // open documents a Store keeps the text from didOpen, didChange and
 // didClose, with positions counted in the negotiated encoding (UTF-16, UTF-8
 // or UTF-32). It also carries a change set to the disk when no editor applies
-// it, writing each file atomically, and its Landing decides, for the editor
+// it, each file opened beneath its root and replaced atomically under a
+// cross-process lock (DESIGN §11), and its Landing decides, for the editor
 // and the disk alike, whether a change set landed and what text it left.
 package documents

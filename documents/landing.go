@@ -2,9 +2,7 @@ package documents
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -55,15 +53,18 @@ func NewLanding(cs ChangeSet) *Landing {
 // ReadBack is what each file holds after a sink wrote it itself: what the
 // disk holds now, since that may not be what was meant, or the intended
 // text when the file cannot be read.
-func (l *Landing) ReadBack() Landed {
+func (l *Landing) ReadBack(d Disk) Landed {
 	landed := Landed{}
 	for _, t := range l.targets {
 		if t.gone {
 			continue
 		}
 		landed[t.path] = t.want
-		if b, err := os.ReadFile(t.path); err == nil && string(b) != t.want.Raw() {
-			landed[t.path] = hashline.NewText(string(b))
+		if d.holds(t.path, t.want.Raw()) {
+			continue
+		}
+		if b, _, err := d.read(t.path); err == nil {
+			landed[t.path] = hashline.NewText(stringOf(b))
 		}
 	}
 	return landed
@@ -81,7 +82,7 @@ func (l *Landing) Await(ctx context.Context, store *Store, after uint64, bound t
 	landed := Landed{}
 	for _, t := range l.targets {
 		if t.gone {
-			if err := awaitGone(ctx, t.path, deadline); err != nil {
+			if err := awaitGone(ctx, store, t.path, deadline); err != nil {
 				return nil, err
 			}
 			continue
@@ -103,7 +104,7 @@ func (t target) await(ctx context.Context, store *Store, seq uint64, deadline ti
 	var lastAt time.Time
 	seen, shows := false, false
 	for {
-		if cur, ok := look(store, t.path); ok {
+		if cur, ok := store.look(t.path); ok {
 			if cur = withBOM(cur, t.want.Raw()); !seen || cur != last {
 				last, lastAt, seen = cur, time.Now(), true
 				shows = t.shows(last)
@@ -181,21 +182,21 @@ func withBOM(cur, want string) string {
 }
 
 // look is the file's text as the editor or the disk holds it now.
-func look(store *Store, path string) (string, bool) {
-	if d, ok := store.Get(path); ok {
+func (s *Store) look(path string) (string, bool) {
+	if d, ok := s.Get(path); ok {
 		return d.Text, true
 	}
-	b, err := os.ReadFile(path)
+	b, _, err := s.disk().read(path)
 	if err != nil {
 		return "", false
 	}
-	return string(b), true
+	return stringOf(b), true
 }
 
 // awaitGone waits until a deleted file is gone from the disk.
-func awaitGone(ctx context.Context, path string, deadline time.Time) error {
+func awaitGone(ctx context.Context, store *Store, path string, deadline time.Time) error {
 	for {
-		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		if !store.disk().exists(path) {
 			return nil
 		}
 		if time.Now().After(deadline) {

@@ -69,8 +69,10 @@ func TestLandingAwait(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "f.txt")
+			dir := t.TempDir()
+			path := filepath.Join(dir, "f.txt")
 			s := NewStore()
+			s.SetDisk(diskAt(t, dir))
 			fc := FileChange{Kind: c.kind, Path: path}
 			if c.kind != Create {
 				write(t, path, c.old)
@@ -154,7 +156,7 @@ func TestLandingReadBack(t *testing.T) {
 		{Kind: Rename, Path: filepath.Join(dir, "from"), NewPath: moved, New: hashline.NewText("m\n")},
 		{Kind: Delete, Path: gone},
 	}})
-	landed := land.ReadBack()
+	landed := land.ReadBack(diskAt(t, dir))
 	if landed[same] != want {
 		t.Errorf("%s = %v, want the intended text itself", same, landed[same])
 	}

@@ -3,7 +3,6 @@ package documents
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"hashline-ls/hashline"
@@ -25,8 +24,7 @@ func OnDisk(text, disk string) bool {
 func AwaitSaved(ctx context.Context, store *Store, path, before string, bound time.Duration) (*hashline.Text, error) {
 	deadline := time.Now().Add(bound)
 	for {
-		b, err := os.ReadFile(path)
-		disk := string(b)
+		disk, err := store.DiskText(path)
 		d, open := store.Get(path)
 		switch {
 		case err != nil:

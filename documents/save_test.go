@@ -58,9 +58,11 @@ func TestAwaitSaved(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
-				path := filepath.Join(t.TempDir(), "f.txt")
+				dir := t.TempDir()
+				path := filepath.Join(dir, "f.txt")
 				write(t, path, c.before)
 				s := NewStore()
+				s.SetDisk(diskAt(t, dir))
 				if c.open != "" {
 					s.Open(path, "", 1, c.open)
 				}

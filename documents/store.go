@@ -32,10 +32,13 @@ type Doc struct {
 // Store holds the documents the editor has open, as its didOpen, didChange
 // and didClose notifications describe them. It is safe for concurrent use.
 type Store struct {
-	mu   sync.Mutex // guards the fields below; never held while waiting
-	enc  Encoding
-	seq  uint64
-	docs map[string]*entry
+	mu  sync.Mutex // guards the fields below; never held while waiting
+	enc Encoding
+	// files is where the text of documents the editor does not hold is
+	// read; the zero Disk refuses every path.
+	files Disk
+	seq   uint64
+	docs  map[string]*entry
 	// wake is closed on every mutation and forgotten, so that every waiter
 	// looks again; it is made only when someone waits, so that keystrokes
 	// nobody waits for allocate nothing.
@@ -60,6 +63,26 @@ func (s *Store) SetEncoding(e Encoding) {
 	s.mu.Lock()
 	s.enc = e
 	s.mu.Unlock()
+}
+
+// SetDisk sets where the text of a file the editor does not hold is read.
+func (s *Store) SetDisk(d Disk) {
+	s.mu.Lock()
+	s.files = d
+	s.mu.Unlock()
+}
+
+func (s *Store) disk() Disk {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.files
+}
+
+// DiskText is what the disk holds at path, read beneath its root whether
+// or not the editor holds the file; a missing file is an fs.ErrNotExist.
+func (s *Store) DiskText(path string) (string, error) {
+	b, _, err := s.disk().read(path)
+	return stringOf(b), err
 }
 
 // Encoding is the encoding ranges of changes are counted in.
@@ -140,11 +163,11 @@ func (s *Store) Get(path string) (Doc, bool) {
 
 // Live is the text of the file at abs: the editor's buffer when it holds
 // one, else the disk (DESIGN §2).
-func (s *Store) Live(_ context.Context, abs string) (Live, error) {
+func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
 	if d, ok := s.Get(abs); ok {
 		return Live{Text: hashline.NewText(d.Text), Version: d.Version, Open: true}, nil
 	}
-	return ReadDisk(abs)
+	return s.disk().Live(ctx, abs)
 }
 
 // IsOpen reports whether the editor holds abs open: grep reads every other
@@ -173,7 +196,7 @@ func (s *Store) holds(fc FileChange) bool {
 	if d, ok := s.Get(fc.Path); ok {
 		return fc.Old.Open && d.Text == fc.Old.Text.Raw()
 	}
-	return !fc.Old.Open && unchangedOnDisk(fc)
+	return !fc.Old.Open && s.disk().holds(fc.Path, fc.Old.Text.Raw())
 }
 
 // Paths lists the paths of the open documents, sorted.

@@ -83,10 +83,24 @@ const unifiedContext = 3
 // their LF, so a last line that gains or loses one is a changed line, and
 // rows without one carry the "\ No newline at end of file" marker.
 func Unified(oldLabel, newLabel, old, new string) string {
+	// Only the lines between the common head and tail, and the context
+	// around them, are split and diffed: a diff finds the same changes in
+	// them as in the whole (it strips the common ends first itself), and
+	// a one-line edit of a 50 MB file costs a few lines, not two copies.
+	return unified(oldLabel, newLabel, old, new, unifiedContext)
+}
+
+// unified is Unified keeping context lines of the common head and tail;
+// context < 0 keeps them all.
+func unified(oldLabel, newLabel, old, new string, context int) string {
 	if old == new {
 		return ""
 	}
-	a, b := linesWithLF(old), linesWithLF(new)
+	skip, oldMid, newMid := 0, old, new
+	if context >= 0 {
+		skip, oldMid, newMid = trimCommonLines(old, new, context)
+	}
+	a, b := linesWithLF(oldMid), linesWithLF(newMid)
 	var w strings.Builder
 	fmt.Fprintf(&w, "--- %s\n+++ %s\n", oldLabel, newLabel)
 	changes := changedRuns(a, b)
@@ -99,7 +113,7 @@ func Unified(oldLabel, newLabel, old, new string) string {
 		first, last := changes[k], changes[e-1]
 		a0, a1 := max(0, first.a0-unifiedContext), min(len(a), last.a1+unifiedContext)
 		b0, b1 := first.b0-(first.a0-a0), last.b1+(a1-last.a1)
-		fmt.Fprintf(&w, "@@ -%s +%s @@\n", hunkRange(a0, a1-a0), hunkRange(b0, b1-b0))
+		fmt.Fprintf(&w, "@@ -%s +%s @@\n", hunkRange(skip+a0, a1-a0), hunkRange(skip+b0, b1-b0))
 		pos := a0
 		for _, c := range changes[k:e] {
 			for ; pos < c.a0; pos++ {
@@ -146,6 +160,47 @@ func changedRuns(a, b []string) []change {
 	})
 	add(len(a), len(b))
 	return out
+}
+
+// trimCommonLines cuts from old and new the whole lines they share at the
+// start and at the end, but keeps context lines of each next to what
+// differs. skip is how many lines were cut from the start.
+func trimCommonLines(old, new string, context int) (skip int, oldMid, newMid string) {
+	pre := 0
+	for pre < len(old) && pre < len(new) && old[pre] == new[pre] {
+		pre++
+	}
+	// Back to the start of a line: the head is whole lines. The tail is
+	// looked for after it, as a diff looks for it after the head.
+	head := strings.LastIndexByte(old[:pre], '\n') + 1
+	suf := 0
+	for suf < len(old)-head && suf < len(new)-head && old[len(old)-1-suf] == new[len(new)-1-suf] {
+		suf++
+	}
+	start := head
+	for k := 0; k < context && start > 0; k++ {
+		start = strings.LastIndexByte(old[:start-1], '\n') + 1
+	}
+	// Forward to a line start inside the shared tail, then context lines
+	// further: the tail then starts after an LF in both.
+	tail := old[len(old)-suf:]
+	cut := 0
+	if len(old)-suf > head && old[len(old)-suf-1] != '\n' || len(new)-suf > head && new[len(new)-suf-1] != '\n' {
+		if i := strings.IndexByte(tail, '\n'); i >= 0 {
+			cut = i + 1
+		} else {
+			cut = len(tail)
+		}
+	}
+	for k := 0; k < context && cut < len(tail); k++ {
+		if i := strings.IndexByte(tail[cut:], '\n'); i >= 0 {
+			cut += i + 1
+		} else {
+			cut = len(tail)
+		}
+	}
+	keep := len(tail) - cut
+	return strings.Count(old[:start], "\n"), old[start : len(old)-keep], new[start : len(new)-keep]
 }
 
 // linesWithLF splits s after each LF.

@@ -2,8 +2,10 @@ package hashline_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,4 +222,61 @@ func hunkHeader(h string) (start, oldN, newN int, err error) {
 		l--
 	}
 	return l, oldN, newN, nil
+}
+
+// Unified diffs only what lies between the lines both texts share at
+// their ends, with context: its diff turns the old text into the new one
+// and marks as many lines as the diff of the whole texts, on random edits
+// of random texts with repeated lines, with and without a final LF. (Where
+// two shortest diffs tie, go-diff's cleanup may pick the other one.)
+func TestUnifiedTrimsCommonEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 7))
+	pick := []string{"a\n", "b\n", "a\n", "}\n", "\n", "  x = 1\n", "c"}
+	text := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			l := pick[rng.IntN(len(pick))]
+			if l == "c" && i < n-1 {
+				l = "c\n"
+			}
+			b.WriteString(l)
+		}
+		return b.String()
+	}
+	same := 0
+	for i := 0; i < 3000; i++ {
+		old := text(rng.IntN(40))
+		lines := strings.SplitAfter(old, "\n")
+		for k := rng.IntN(4); k > 0; k-- {
+			at := rng.IntN(len(lines) + 1)
+			switch rng.IntN(3) {
+			case 0:
+				lines = slices.Insert(lines, at, text(1+rng.IntN(3)))
+			case 1:
+				if at < len(lines) {
+					lines = slices.Delete(lines, at, at+1)
+				}
+			default:
+				if at < len(lines) {
+					lines[at] = text(1)
+				}
+			}
+		}
+		new := strings.Join(lines, "")
+		if old == new {
+			same++
+			continue
+		}
+		got, whole := hashline.Unified("a", "b", old, new), hashline.UnifiedWhole("a", "b", old, new)
+		if applied, err := applyUnified(old, got); err != nil || applied != new || changedRows(got) != changedRows(whole) {
+			t.Fatalf("old %q new %q (%v):\ntrimmed:\n%s\nwhole:\n%s", old, new, err, got, whole)
+		}
+		if got == whole {
+			same++
+		}
+	}
+	t.Logf("%d of 3000 diffs are the whole texts' diff byte for byte", same)
+	if same < 2500 {
+		t.Fatalf("only %d of 3000 diffs are the whole texts' diff byte for byte", same)
+	}
 }

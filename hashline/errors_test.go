@@ -188,7 +188,7 @@ func TestEveryCodeIsProduced(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}}
+			s := &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}}
 			res, err := s.Execute(context.Background(), commands.CmdRead, json.RawMessage(`{"path": "../secret.txt"}`))
 			if err != nil {
 				t.Fatal(err)

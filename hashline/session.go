@@ -118,9 +118,26 @@ func (s *Session) Snapshots(path string) []*Snapshot {
 
 // Sessions holds the sessions of a server by name, at most MaxSessions.
 type Sessions struct {
-	mu    sync.Mutex // guards m, clock and each held session's used
+	mu    sync.Mutex // guards m, clock, dropped and each held session's used
 	m     map[string]*Session
 	clock uint64
+	// dropped is called, outside mu, after sessions were dropped (ended,
+	// cleared or pushed out), so their memory can be given back.
+	dropped func()
+}
+
+// OnDrop sets what is called after sessions were dropped.
+func (ss *Sessions) OnDrop(f func()) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.dropped = f
+}
+
+// call runs a drop hook, if there is one.
+func call(dropped func()) {
+	if dropped != nil {
+		dropped()
+	}
 }
 
 // NewSessions returns an empty set.
@@ -129,13 +146,22 @@ func NewSessions() *Sessions { return &Sessions{m: map[string]*Session{}} }
 // Get returns the named session, creating it, and dropping the coldest
 // session when the set is full.
 func (ss *Sessions) Get(name string) *Session {
+	s, dropped := ss.get(name)
+	call(dropped)
+	return s
+}
+
+// get is Get under the lock; it returns the drop hook when it pushed a
+// session out.
+func (ss *Sessions) get(name string) (*Session, func()) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.clock++
 	if s, ok := ss.m[name]; ok {
 		s.used = ss.clock
-		return s
+		return s, nil
 	}
+	var dropped func()
 	if len(ss.m) >= MaxSessions {
 		var cold string
 		var used uint64
@@ -145,27 +171,37 @@ func (ss *Sessions) Get(name string) *Session {
 			}
 		}
 		delete(ss.m, cold)
+		dropped = ss.dropped
 	}
 	s := NewSession()
 	s.used = ss.clock
 	ss.m[name] = s
-	return s
+	return s, dropped
 }
 
 // End drops the named session; it reports whether there was one.
 func (ss *Sessions) End(name string) bool {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
 	_, ok := ss.m[name]
 	delete(ss.m, name)
+	dropped := ss.dropped
+	ss.mu.Unlock()
+	if ok {
+		call(dropped)
+	}
 	return ok
 }
 
 // Clear drops every session, as a workspace change requires (DESIGN §2).
 func (ss *Sessions) Clear() {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
+	n := len(ss.m)
 	clear(ss.m)
+	dropped := ss.dropped
+	ss.mu.Unlock()
+	if n > 0 {
+		call(dropped)
+	}
 }
 
 // Len is the number of sessions held.

@@ -17,7 +17,8 @@ type Snapshot struct {
 	// missing snapshot is what "no provenance recorded" means.
 	Seen *LineSet
 
-	used uint64
+	used   uint64
+	shared *sharedText // holds Text, which other sessions' snapshots may share
 }
 
 // Store is one session's snapshot store: canonical path → versions, newest
@@ -96,12 +97,15 @@ func (s *Store) Record(path string, t *Text, seen *LineSet) *Snapshot {
 	return v
 }
 
-// retain sets v's text from t, within the single-file bound.
+// retain sets v's text from t, within the single-file bound. The text is
+// kept once across sessions (sharedText); the bounds still count it in
+// every session that holds it.
 func (s *Store) retain(v *Snapshot, t *Text) {
 	s.bytes -= len(v.Text)
-	v.Text, v.Retained = "", false
+	v.Text, v.Retained, v.shared = "", false, nil
 	if norm := t.Normalized(); len(norm) <= MaxRetainedFileBytes {
-		v.Text, v.Retained = norm, true
+		v.shared = share(t.Digest(), norm)
+		v.Text, v.Retained = v.shared.text, true
 		s.bytes += len(norm)
 	}
 }

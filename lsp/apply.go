@@ -67,16 +67,13 @@ type applyResult struct {
 
 const annotationID = "hashline"
 
-// applyEditTimeout bounds the wait for the editor's answer to applyEdit.
-const applyEditTimeout = 60 * time.Second
-
 // Apply sends cs as one workspace edit and has a documents.Landing decide
 // what landed. The store's Seq is noted first, so the Landing can tell the
 // editor's report of the edit from what came before it.
 func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Landed, error) {
 	caps := k.s.capabilities()
 	if !caps.Workspace.ApplyEdit {
-		return documents.Disk{}.Apply(ctx, cs)
+		return k.disk().Apply(ctx, cs)
 	}
 	if kind, ok := k.unsupported(cs, caps); ok {
 		// A file the editor does not hold can take the operation on disk;
@@ -86,7 +83,7 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 				return nil, hashline.Errorf(hashline.CodeToolFailed, "the editor cannot %s files through edits and holds %s open: close it, or do this outside the editor", kind, fc.Path)
 			}
 		}
-		return documents.Disk{}.Apply(ctx, cs)
+		return k.disk().Apply(ctx, cs)
 	}
 	edit := k.workspaceEdit(cs, caps)
 	after := k.s.docs.Seq()
@@ -99,15 +96,19 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 	return documents.NewLanding(cs).Await(ctx, k.s.docs, after, k.s.landTimeout())
 }
 
+// disk writes where the editor cannot, confined to the server's roots.
+func (k sink) disk() documents.Disk { return documents.Disk{Roots: k.s.cmds.Roots} }
+
 // answerGrace is how long a cancelled applyEdit still waits for the
 // editor's answer, which the read loop may have delivered already.
 const answerGrace = 100 * time.Millisecond
 
 // applyEdit sends workspace/applyEdit and translates the editor's answer.
 func (k sink) applyEdit(ctx context.Context, params applyParams) error {
-	res, err := k.callApplyEdit(ctx, params)
+	bound := k.s.applyEditTimeout()
+	res, err := k.callApplyEdit(ctx, params, bound)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-		return hashline.Errorf(hashline.CodeToolFailed, "the editor did not answer workspace/applyEdit within %s: check the editor (a dialog may be waiting), then read the file to see whether the edit landed", applyEditTimeout)
+		return hashline.Errorf(hashline.CodeToolFailed, "the editor did not answer workspace/applyEdit within %s (the applyEditTimeoutMs setting): check the editor (a dialog may be waiting), then read the file to see whether the edit landed", bound)
 	}
 	if err != nil && ctx.Err() != nil {
 		// The edit is on its way to the editor, which may still apply it:
@@ -128,19 +129,19 @@ func (k sink) applyEdit(ctx context.Context, params applyParams) error {
 }
 
 // callApplyEdit sends the request and waits for the answer, the request's
-// cancellation, or applyEditTimeout. jsonrpc2's Call picks at random
-// between an answer already delivered and a context cancelled since, and
-// the read loop delivers the answer before it reads what cancels the
-// request (a $/cancelRequest, a shutdown): so the call runs on its own
-// context, and a cancellation still takes an answer that is in, or comes
-// within answerGrace.
-func (k sink) callApplyEdit(ctx context.Context, params applyParams) (applyResult, error) {
+// cancellation, or bound (the applyEditTimeoutMs setting). jsonrpc2's Call
+// picks at random between an answer already delivered and a context
+// cancelled since, and the read loop delivers the answer before it reads
+// what cancels the request (a $/cancelRequest, a shutdown): so the call
+// runs on its own context, and a cancellation still takes an answer that
+// is in, or comes within answerGrace.
+func (k sink) callApplyEdit(ctx context.Context, params applyParams, bound time.Duration) (applyResult, error) {
 	type answer struct {
 		res applyResult
 		err error
 	}
 	// A client that never answers must not hold the session forever.
-	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), applyEditTimeout)
+	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bound)
 	defer cancel()
 	ch := make(chan answer, 1)
 	go func() {

@@ -63,9 +63,13 @@ type Settings struct {
 	// LandTimeoutMs bounds the wait for the editor to report the text an
 	// edit left (DESIGN §5.3).
 	LandTimeoutMs int `json:"landTimeoutMs"`
+	// ApplyEditTimeoutMs bounds the wait for the editor's answer to
+	// workspace/applyEdit, which may sit behind a dialog the user must
+	// answer.
+	ApplyEditTimeoutMs int `json:"applyEditTimeoutMs"`
 }
 
-func defaultSettings() Settings { return Settings{LandTimeoutMs: 2000} }
+func defaultSettings() Settings { return Settings{LandTimeoutMs: 2000, ApplyEditTimeoutMs: 60000} }
 
 // parseSettings overlays raw settings on cur.
 func parseSettings(raw json.RawMessage, cur Settings) (Settings, error) {
@@ -88,6 +92,9 @@ func parseSettings(raw json.RawMessage, cur Settings) (Settings, error) {
 	}
 	if next.LandTimeoutMs <= 0 {
 		next.LandTimeoutMs = defaultSettings().LandTimeoutMs
+	}
+	if next.ApplyEditTimeoutMs <= 0 {
+		next.ApplyEditTimeoutMs = defaultSettings().ApplyEditTimeoutMs
 	}
 	return next, nil
 }

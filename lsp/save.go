@@ -67,8 +67,7 @@ func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed document
 // should be: it returns the text the file ended with (nil when nothing was
 // saved and nothing needed to be), or why it is left unsaved.
 func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want string) (text *hashline.Text, why string) {
-	b, err := os.ReadFile(path)
-	disk := string(b)
+	disk, err := v.s.docs.DiskText(path)
 	switch {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Sprintf("it cannot be read on disk (%v)", err)

@@ -112,6 +112,7 @@ func New(log *zap.Logger) *Server {
 		inflight: map[string]context.CancelFunc{},
 		exit:     make(chan int, 1),
 	}
+	docs.SetDisk(documents.Disk{Roots: roots})
 	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
 	s.bridge = newBridge(s)
 	return s
@@ -255,6 +256,9 @@ func idKey(raw json.RawMessage) string {
 	}
 	var str string
 	if json.Unmarshal(raw, &str) == nil {
+		if str == "" {
+			return callKey(emptyID)
+		}
 		return fmt.Sprintf("%q", str)
 	}
 	return string(raw)
@@ -268,6 +272,14 @@ func (s *Server) landTimeout() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Duration(s.settings.LandTimeoutMs) * time.Millisecond
+}
+
+// applyEditTimeout is how long a write waits for the editor's answer to
+// workspace/applyEdit.
+func (s *Server) applyEditTimeout() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Duration(s.settings.ApplyEditTimeoutMs) * time.Millisecond
 }
 
 func (s *Server) capabilities() clientCaps {

@@ -27,8 +27,8 @@ func NewDisk(roots *workspace.Roots, log *zap.Logger) *Disk {
 	return &Disk{cmds: &commands.Server{
 		Roots:    roots,
 		Sessions: hashline.NewSessions(),
-		Source:   documents.Disk{},
-		Sink:     documents.Disk{},
+		Source:   documents.Disk{Roots: roots},
+		Sink:     documents.Disk{Roots: roots},
 		Blocks:   blocks.New(),
 		Log:      log,
 	}}

@@ -16,6 +16,9 @@ func openFile(path string) (*rawFile, error) {
 	return &rawFile{f: f}, nil
 }
 
+// fromFD is the open file fd.
+func fromFD(fd int, path string) *rawFile { return &rawFile{f: os.NewFile(uintptr(fd), path)} }
+
 // rawFile is an open file.
 type rawFile struct{ f *os.File }
 

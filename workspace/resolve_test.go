@@ -403,3 +403,23 @@ func isKind(err error, k Kind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == k
 }
+
+// A huge path is refused on its length alone, before any message could
+// quote it: the answer stays small whatever the input holds.
+func TestResolveHugeInputNotEchoed(t *testing.T) {
+	r, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		strings.Repeat("\x00", 1<<20),
+		strings.Repeat("a/", 1<<19),
+		"file:///" + strings.Repeat("%00", 1<<18),
+	} {
+		_, err := r.Resolve(in)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != Invalid || !strings.Contains(e.Error(), "bytes long") || len(e.Error()) > 200 {
+			t.Fatalf("Resolve(%d bytes) = %.300v, want a short refusal on its length", len(in), err)
+		}
+	}
+}

@@ -5,7 +5,9 @@
 // symbolic link, is refused with an error that says what to do instead.
 //
 // Resolution only inspects the file system (Lstat and symlink targets); it
-// never creates, opens, reads or writes a file.
+// never creates, opens, reads or writes a file. A name checked here may
+// change before it is used, so every use opens the file beneath its root
+// again (package confined).
 package workspace
 
 import (
@@ -240,13 +242,14 @@ func checkInput(orig, p string) error {
 		}
 		return &Error{Kind: Invalid, Path: orig,
 			Msg: `path is empty: give a workspace-relative path such as "src/main.go"`}
+	case len(p) > maxPathLen:
+		// First, and without echoing the input, which may be arbitrarily
+		// large: every later message may quote it.
+		return &Error{Kind: Invalid, Path: orig,
+			Msg: fmt.Sprintf("path is %d bytes long, over the %d-byte limit: give a shorter workspace-relative path", len(p), maxPathLen)}
 	case strings.IndexByte(p, 0) >= 0:
 		return &Error{Kind: Invalid, Path: orig,
 			Msg: fmt.Sprintf("path %q contains a NUL byte: remove it and give a plain file path", orig)}
-	case len(p) > maxPathLen:
-		// The input is not echoed back: it may be arbitrarily large.
-		return &Error{Kind: Invalid, Path: orig,
-			Msg: fmt.Sprintf("path is %d bytes long, over the %d-byte limit: give a shorter workspace-relative path", len(p), maxPathLen)}
 	}
 	return nil
 }
@@ -419,6 +422,18 @@ func place(orig, joined, abs string, exists bool, preferred string, roots []stri
 		Rel:    filepath.ToSlash(abs[len(withSep(root)):]),
 		Exists: exists,
 	}, nil
+}
+
+// Within finds the root that holds abs, a canonical path Resolve returned,
+// and abs relative to it, so the file can be opened beneath that root. It
+// reports false when no root holds abs any more: the roots changed since.
+func (r *Roots) Within(abs string) (root, rel string, ok bool) {
+	for _, d := range r.snapshot() {
+		if inside(abs, d) {
+			return d, abs[len(withSep(d)):], true
+		}
+	}
+	return "", "", false
 }
 
 func outsideErr(orig, joined, abs string, roots []string) error {

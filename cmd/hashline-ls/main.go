@@ -22,6 +22,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,6 +33,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"hashline-ls/commands"
+	"hashline-ls/confined"
 	"hashline-ls/documents"
 	"hashline-ls/endpoint"
 	"hashline-ls/hashline"
@@ -201,16 +203,24 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// readInput reads a verb's input, from stdin or the file named, up to
+// documents.MaxFileBytes. A file must be a regular one: a device such as
+// /dev/zero never ends, and a FIFO may never open.
 func readInput(file string, stdin io.Reader) (string, error) {
-	var b []byte
-	var err error
+	tooLarge := fmt.Errorf("over %d MiB: hashline-ls takes files up to that size", documents.MaxFileBytes>>20)
 	if file == "" || file == "-" {
-		b, err = io.ReadAll(io.LimitReader(stdin, documents.MaxFileBytes+1))
-	} else {
-		b, err = os.ReadFile(file)
+		b, err := io.ReadAll(io.LimitReader(stdin, documents.MaxFileBytes+1))
+		if err == nil && len(b) > documents.MaxFileBytes {
+			err = tooLarge
+		}
+		return string(b), err
 	}
-	if err == nil && len(b) > documents.MaxFileBytes {
-		err = fmt.Errorf("over %d MiB: hashline-ls takes files up to that size", documents.MaxFileBytes>>20)
+	b, err := confined.ReadRegular(file, documents.MaxFileBytes)
+	switch {
+	case errors.Is(err, confined.ErrNotRegular):
+		return "", fmt.Errorf("%s is not a regular file (a device, FIFO or folder): name a file, or pipe the input on stdin", file)
+	case errors.Is(err, confined.ErrTooLarge):
+		return "", fmt.Errorf("%s is %w", file, tooLarge)
 	}
 	return string(b), err
 }
@@ -227,7 +237,7 @@ func diskServer() (*commands.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{}, Sink: documents.Disk{}, Blocks: blocks.New(), Stateless: true}, nil
+	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}, Blocks: blocks.New(), Stateless: true}, nil
 }
 
 type cli struct {

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -94,6 +97,11 @@ func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*pa
 		tree.Close()
 		return nil, &parseError{line: line}
 	}
+	if n := firstErrorKind(root, errorQuery(g)); n != nil {
+		perr := &parseError{line: int(n.StartPoint().Row) + 1, why: "the parser reports " + article(nodeName(n.Type())) + " " + nodeName(n.Type())}
+		tree.Close()
+		return nil, perr
+	}
 	p := &parsed{lang: l, src: src, tree: tree, root: root, top: root}
 	p.starts, p.ends = lineIndex(src[:len(src)-suffix], prefix)
 	return p, nil
@@ -141,6 +149,75 @@ func firstError(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return n
+}
+
+// errorKinds holds, per grammar, a query for the node kinds besides ERROR
+// and MISSING that it produces only for input it cannot read as written,
+// such as tree-sitter-html's erroneous_end_tag for an end tag it could not
+// match (it loses track of deep nests of long tag names). HasError does
+// not see them; a tree holding one is no clean parse either. A kind is one
+// when its name says error; kinds a tree never shows (hidden ones, such as
+// the error-recovery tokens of external scanners) are left out. The query
+// is nil for a grammar without such kinds. It is made on the grammar's
+// first parse, so a server that parses nothing never reads the grammars'
+// tables, and a query is immutable, so one serves every parse after.
+var errorKinds = struct {
+	mu sync.Mutex // guards m
+	m  map[*sitter.Language]*sitter.Query
+}{m: map[*sitter.Language]*sitter.Query{}}
+
+func errorQuery(g *sitter.Language) *sitter.Query {
+	errorKinds.mu.Lock()
+	defer errorKinds.mu.Unlock()
+	if q, done := errorKinds.m[g]; done {
+		return q
+	}
+	var patterns []string
+	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
+		name := g.SymbolName(sym)
+		lower := strings.ToLower(name)
+		if !strings.Contains(lower, "error") && !strings.Contains(lower, "erroneous") {
+			continue
+		}
+		switch g.SymbolType(sym) {
+		case sitter.SymbolTypeRegular:
+			patterns = append(patterns, "("+name+") @error")
+		case sitter.SymbolTypeAnonymous:
+			patterns = append(patterns, strconv.Quote(name)+" @error")
+		}
+	}
+	var q *sitter.Query
+	if len(patterns) > 0 {
+		var err error
+		q, err = sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
+		if err != nil {
+			panic(fmt.Sprintf("blocks: the error kinds of a grammar do not make a query: %v", err))
+		}
+	}
+	errorKinds.m[g] = q
+	return q
+}
+
+// firstErrorKind finds the first node, in document order, that q matches.
+func firstErrorKind(root *sitter.Node, q *sitter.Query) *sitter.Node {
+	if q == nil {
+		return nil
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(q, root)
+	var first *sitter.Node
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return first
+		}
+		for _, c := range m.Captures {
+			if first == nil || c.Node.StartByte() < first.StartByte() {
+				first = c.Node
+			}
+		}
+	}
 }
 
 // hasFlowPragma reports whether the comments before a script's first token

@@ -27,6 +27,11 @@ func (e *Editor) applyEdit(reply jsonrpc2.Replier, params json.RawMessage) {
 	e.mu.Lock()
 	e.applies = append(e.applies, req)
 	b := e.behave
+	if b.Unanswered {
+		e.mu.Unlock()
+		e.applyArrived <- struct{}{}
+		return
+	}
 	answer := map[string]any{"applied": true}
 	var notes []note
 	var hook func(*Editor)

@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -601,6 +602,24 @@ func (e *Editor) FrameAnswers() <-chan *jsonrpc2.Response { return e.wire.orphan
 // the server wrote them on the wire.
 func (e *Editor) WireResponse(id jsonrpc2.ID) (map[string]json.RawMessage, bool) {
 	return e.tap.response(id)
+}
+
+// WireResponseRaw is WireResponse for an id spelled as JSON, such as `""`,
+// which jsonrpc2.ID cannot hold.
+func (e *Editor) WireResponseRaw(id string) (map[string]json.RawMessage, bool) {
+	return e.tap.responseRaw(id)
+}
+
+// WriteBytes writes raw to the server as it is, past the editor's
+// JSON-RPC connection, after everything queued before it: a frame whose
+// header lies about its body, or no frame at all.
+func (e *Editor) WriteBytes(raw string) {
+	e.send(func() {
+		if _, err := io.WriteString(e.pipe, raw); err != nil {
+			e.t.Errorf("writing raw bytes: %v", err)
+		}
+	})
+	e.Flush()
 }
 
 // LastCallID is the id of the last request the editor sent for method.

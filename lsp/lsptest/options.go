@@ -71,6 +71,8 @@ type ApplyBehaviour struct {
 	StaleSkip bool
 	// SkipAll answers applied:true and changes nothing.
 	SkipAll bool
+	// Unanswered never answers, as an editor whose dialog nobody closes.
+	Unanswered bool
 	// Refuse answers applied:false to this many requests, changing nothing;
 	// OnRefuse runs before each such answer (the user typing).
 	Refuse   int

@@ -193,10 +193,15 @@ func (c *tapConn) Read(p []byte) (int, error) {
 // response returns the members of the response with the given id, as the
 // server wrote them.
 func (c *tapConn) response(id jsonrpc2.ID) (map[string]json.RawMessage, bool) {
+	want, _ := json.Marshal(&id)
+	return c.responseRaw(string(want))
+}
+
+// responseRaw is response for an id spelled as JSON, want.
+func (c *tapConn) responseRaw(want string) (map[string]json.RawMessage, bool) {
 	c.mu.Lock()
 	data := string(c.buf)
 	c.mu.Unlock()
-	want, _ := json.Marshal(&id)
 	for {
 		_, rest, ok := strings.Cut(data, "Content-Length: ")
 		if !ok {
@@ -208,7 +213,7 @@ func (c *tapConn) response(id jsonrpc2.ID) (map[string]json.RawMessage, bool) {
 			return nil, false
 		}
 		var m map[string]json.RawMessage
-		if json.Unmarshal([]byte(body[:n]), &m) == nil && string(m["id"]) == string(want) {
+		if json.Unmarshal([]byte(body[:n]), &m) == nil && string(m["id"]) == want {
 			if _, isCall := m["method"]; !isCall {
 				return m, true
 			}

@@ -1,0 +1,149 @@
+package confined
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Root is a folder held open, so that many paths are opened beneath it
+// without looking the folder itself up each time, as a search of a tree
+// does. Its methods are safe for concurrent use.
+type Root struct {
+	path string
+	fd   int      // an O_PATH descriptor of the folder, for openat2; -1 when walk serves
+	walk *os.Root // where openat2 is missing
+}
+
+// OpenRoot holds the folder path open. The folder itself is trusted: it
+// is the root the rest is confined to.
+func OpenRoot(path string) (*Root, error) {
+	if useWalk() {
+		r, err := os.OpenRoot(path)
+		if err != nil {
+			return nil, err
+		}
+		return &Root{path: path, fd: -1, walk: r}, nil
+	}
+	fd, err := openat2Root(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return &Root{path: path, fd: fd}, nil
+}
+
+// Close lets the folder go.
+func (r *Root) Close() error {
+	if r.walk != nil {
+		return r.walk.Close()
+	}
+	return unix.Close(r.fd)
+}
+
+// Path is the folder's path.
+func (r *Root) Path() string { return r.path }
+
+// open opens rel beneath the folder with flag. Links are followed only
+// while they stay beneath it; a magic link of /proc never is.
+func (r *Root) open(rel string, flag int, perm uint32) (*os.File, error) {
+	path := filepath.Join(r.path, rel)
+	if r.walk != nil {
+		// os.Root looks rel up one element at a time, each relative to the
+		// folder descriptor before it and with O_NOFOLLOW, following a
+		// link itself only while it stays beneath the root: the standard
+		// library's walk, kept by the Go team for exactly this use.
+		f, err := r.walk.OpenFile(rel, flag, fs.FileMode(perm))
+		if err != nil {
+			return nil, classify("open", path, err)
+		}
+		return f, nil
+	}
+	fd, err := openat2At(r.fd, rel, flag, perm)
+	if err != nil {
+		return nil, classify("open", path, err)
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// OpenFD opens the file rel beneath the folder for reading, without
+// blocking on a FIFO, and returns its descriptor, which the caller closes,
+// for a reader that works with system calls alone. The caller checks it is
+// a regular file (fstat).
+func (r *Root) OpenFD(rel string) (int, error) {
+	const flag = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
+	if r.walk == nil {
+		fd, err := openat2At(r.fd, rel, flag, 0)
+		if err != nil {
+			return -1, classify("open", filepath.Join(r.path, rel), err)
+		}
+		return fd, nil
+	}
+	f, err := r.open(rel, flag, 0)
+	if err != nil {
+		return -1, err
+	}
+	defer f.Close()
+	return unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+}
+
+// ReadFile reads the regular file rel beneath the folder, refusing one
+// larger than limit bytes.
+func (r *Root) ReadFile(rel string, limit int64) ([]byte, Info, error) {
+	f, err := r.open(rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	defer f.Close()
+	rf, err := regular(f)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	b, err := rf.ReadAll(limit)
+	return b, rf.Info, err
+}
+
+// OpenDir opens the folder rel beneath the folder; rel "" is the folder
+// itself.
+func (r *Root) OpenDir(rel string) (*Dir, error) {
+	if rel == "" {
+		rel = "."
+	}
+	f, err := r.open(rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{f: f, name: filepath.Join(r.path, rel)}, nil
+}
+
+// MakeDir opens the folder rel beneath the folder, creating the missing
+// folders on its way one at a time, each inside the one opened before it.
+func (r *Root) MakeDir(rel string, perm fs.FileMode) (*Dir, error) {
+	d, err := r.OpenDir("")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range strings.Split(filepath.ToSlash(rel), "/") {
+		if name == "" || name == "." {
+			continue
+		}
+		next, err := d.makeDir(name, perm)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
+}
+
+// Entries lists the folder, sorted by name, as os.ReadDir does. What could
+// be listed comes back with the error that stopped the listing.
+func (d *Dir) Entries() ([]fs.DirEntry, error) {
+	es, err := d.f.ReadDir(-1)
+	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return es, err
+}

@@ -1,0 +1,45 @@
+package hashline
+
+import (
+	"runtime"
+	"sync"
+	"weak"
+)
+
+// sharedText is one retained snapshot text. Every snapshot of that text,
+// in every session, holds the same one, so 32 sessions that read one file
+// version keep it once; when the last of them drops it, the collector
+// frees it and its entry leaves the table.
+type sharedText struct{ text string }
+
+// sharedTexts indexes the retained texts by the digest the store computes
+// anyway. A digest sets trailing whitespace aside (§3.1), so a hit is
+// shared only when the text is the same too; otherwise the newer text
+// takes the entry and the older stays with the snapshots that hold it.
+var sharedTexts = struct {
+	mu sync.Mutex // guards m
+	m  map[Digest]weak.Pointer[sharedText]
+}{m: map[Digest]weak.Pointer[sharedText]{}}
+
+// share returns the retained copy of text, whose digest is d.
+func share(d Digest, text string) *sharedText {
+	sharedTexts.mu.Lock()
+	defer sharedTexts.mu.Unlock()
+	if s := sharedTexts.m[d].Value(); s != nil && s.text == text {
+		return s
+	}
+	s := &sharedText{text: text}
+	sharedTexts.m[d] = weak.Make(s)
+	runtime.AddCleanup(s, unshare, d)
+	return s
+}
+
+// unshare drops the entry of d once its text has been collected, unless a
+// newer text took the entry meanwhile.
+func unshare(d Digest) {
+	sharedTexts.mu.Lock()
+	defer sharedTexts.mu.Unlock()
+	if sharedTexts.m[d].Value() == nil {
+		delete(sharedTexts.m, d)
+	}
+}
