@@ -49,17 +49,6 @@ type Listener struct {
 	info Info
 }
 
-// Listen is a Listener on a socket at path that checks the peer uid
-// against uid, with no registry entry behind it: for callers that keep the
-// socket elsewhere.
-func Listen(path string, uid int) (*Listener, error) {
-	ul, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		return nil, err
-	}
-	return &Listener{ul: ul, reg: &Registry{uid: uid}}, nil
-}
-
 // Accept waits for the next connection from the same user; connections
 // from anyone else are closed without a byte read or written.
 func (l *Listener) Accept() (net.Conn, error) {

@@ -138,7 +138,7 @@ func TestAnotherUserIsRefusedByTheServer(t *testing.T) {
 	dir := openDir(t)
 	sock := filepath.Join(dir, "s.sock")
 	helper := otherUser(t, dir, "dial", sock)
-	l, err := Listen(sock, os.Getuid())
+	l, err := listen(sock, os.Getuid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,4 +224,15 @@ func TestAnotherUsersServerIsRefusedByTheClient(t *testing.T) {
 		t.Fatalf("the other user's server received %q", lines.Text())
 	}
 	helper.Wait()
+}
+
+// listen is a Listener on a socket at path that checks the peer uid
+// against uid, with no registry entry behind it: for callers that keep the
+// socket elsewhere.
+func listen(path string, uid int) (*Listener, error) {
+	ul, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, err
+	}
+	return &Listener{ul: ul, reg: &Registry{uid: uid}}, nil
 }

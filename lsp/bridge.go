@@ -36,13 +36,6 @@ type Endpoints struct {
 	Problem  error
 }
 
-// ServePublished is Serve for a server that also publishes its bridge
-// endpoint in ep once initialized, and withdraws it when the editor shuts
-// it down or goes away.
-func ServePublished(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
-	return serve(ctx, rw, log, ep)
-}
-
 // NewStream frames JSON-RPC messages on rw as the language server does:
 // the bridge's two ends speak through it.
 func NewStream(rw io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {

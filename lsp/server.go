@@ -60,12 +60,10 @@ const (
 
 // Serve runs a server on rw until the client exits or the stream ends, and
 // returns the process exit code: 0 after shutdown and exit, 1 otherwise.
-func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger) int {
-	return serve(ctx, rw, log, Endpoints{})
-}
-
-// serve is Serve, publishing the bridge endpoint where ep says.
-func serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
+// Once initialized it publishes its bridge endpoint where ep says (nowhere
+// for a zero ep), and withdraws it when the editor shuts it down or goes
+// away.
+func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpoints) int {
 	if log == nil {
 		log = zap.NewNop()
 	}

@@ -297,7 +297,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		log.Warn("the bridge endpoint is not published: hashline-ls mcp works on the disk", zap.Error(err))
 	}
-	code := lsp.ServePublished(context.Background(), stdio{stdin, stdout}, log, lsp.Endpoints{Registry: reg, Problem: err})
+	code := lsp.Serve(context.Background(), stdio{stdin, stdout}, log, lsp.Endpoints{Registry: reg, Problem: err})
 	log.Info("hashline-ls exiting", zap.Int("code", code))
 	return code
 }

@@ -111,11 +111,7 @@ func New(t testing.TB, opts Options) *Editor {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		if opts.Endpoints != nil {
-			e.serveCode = lsp.ServePublished(ctx, serverEnd, log, lsp.Endpoints{Registry: opts.Endpoints})
-		} else {
-			e.serveCode = lsp.Serve(ctx, serverEnd, log)
-		}
+		e.serveCode = lsp.Serve(ctx, serverEnd, log, lsp.Endpoints{Registry: opts.Endpoints})
 		close(e.served)
 	}()
 	e.tap = &tapConn{Conn: clientEnd}
