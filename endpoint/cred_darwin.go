@@ -1,28 +1,12 @@
 package endpoint
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerCred asks the kernel who is at the other end of c (LOCAL_PEERCRED).
-func peerCred(c *net.UnixConn) (Cred, error) {
-	raw, err := c.SyscallConn()
+// sockCred reads LOCAL_PEERCRED, which names no pid.
+func sockCred(fd int) (Cred, error) {
+	xc, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
 		return Cred{}, err
-	}
-	var (
-		xc   *unix.Xucred
-		xerr error
-	)
-	if err := raw.Control(func(fd uintptr) {
-		xc, xerr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
-		return Cred{}, err
-	}
-	if xerr != nil {
-		return Cred{}, xerr
 	}
 	return Cred{UID: xc.Uid}, nil
 }
