@@ -9,13 +9,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"hashline-ls/commands"
@@ -179,7 +177,7 @@ func (b *bridge) accept(l *endpoint.Listener) {
 
 // serveConn serves one connection until either end closes it.
 func (b *bridge) serveConn(c net.Conn) {
-	bc := &bridgeConn{b: b, conn: jsonrpc2.NewConn(newStream(c, b.s.log)), inflight: map[string]context.CancelFunc{}}
+	bc := &bridgeConn{b: b, conn: jsonrpc2.NewConn(newStream(c, b.s.log)), calls: newCalls(b.s.log, "bridged command panicked")}
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -214,29 +212,24 @@ func (s *Server) canonicalFolders() []string {
 // bridgeConn is one hashline-ls mcp process's connection: after hello, a
 // session of its own, confined to that process's roots.
 type bridgeConn struct {
-	b    *bridge
-	conn jsonrpc2.Conn
+	b     *bridge
+	conn  jsonrpc2.Conn
+	calls *calls
 
-	mu       sync.Mutex       // guards the fields below
-	cmds     *commands.Server // set by hello
-	roots    []string
-	session  string
-	inflight map[string]context.CancelFunc
+	mu      sync.Mutex       // guards the fields below
+	cmds    *commands.Server // set by hello
+	roots   []string
+	session string
 }
 
 // handle is the connection's jsonrpc2 handler. Like the server's, it
 // always returns nil and answers failures to the peer.
 func (c *bridgeConn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	defer func() {
-		if p := recover(); p != nil {
-			c.b.s.log.Error("bridge handler panicked", zap.String("method", req.Method()), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-			_ = reply(context.WithoutCancel(ctx), nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("the server failed handling %s: %v", req.Method(), p)))
-		}
-	}()
+	defer answerPanic(ctx, c.b.s.log, "bridge handler panicked", reply, req)
 	call, isCall := req.(*jsonrpc2.Call)
 	switch {
 	case req.Method() == endpoint.MethodCancel:
-		c.cancel(req.Params())
+		c.calls.cancel(req.Params())
 	case !isCall:
 	case req.Method() == endpoint.MethodHello:
 		c.hello(ctx, reply, req.Params())
@@ -339,33 +332,9 @@ func (c *bridgeConn) execute(ctx context.Context, call *jsonrpc2.Call, reply jso
 		_ = reply(ctx, refusal, err)
 		return
 	}
-	key := callKey(call.ID())
-	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	c.mu.Lock()
-	c.inflight[key] = cancel
-	c.mu.Unlock()
-	go func() {
-		rctx := context.WithoutCancel(ctx)
-		defer func() {
-			c.mu.Lock()
-			delete(c.inflight, key)
-			c.mu.Unlock()
-			cancel()
-			if r := recover(); r != nil {
-				c.b.s.log.Error("bridged command panicked", zap.String("command", p.Command), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
-				_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s failed: %v", p.Command, r)))
-			}
-		}()
-		res, err := cmds.Execute(cctx, p.Command, args)
-		switch {
-		case errors.Is(err, context.Canceled):
-			_ = reply(rctx, nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, p.Command+" was cancelled before it wrote anything"))
-		case err != nil:
-			_ = reply(rctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error()))
-		default:
-			_ = reply(rctx, res, nil)
-		}
-	}()
+	c.calls.start(ctx, call, reply, p.Command, func(cctx context.Context) (commands.Result, error) {
+		return cmds.Execute(cctx, p.Command, args)
+	})
 }
 
 // sessionArgs names the connection's session in a command's arguments. A
@@ -392,28 +361,11 @@ func sessionArgs(p endpoint.Execute, session string) (json.RawMessage, any, erro
 	return out, nil, err
 }
 
-func (c *bridgeConn) cancel(params json.RawMessage) {
-	var p struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return
-	}
-	c.mu.Lock()
-	cancel := c.inflight[idKey(p.ID)]
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
-
 // end stops what the connection still runs and ends its session.
 func (c *bridgeConn) end() {
+	c.calls.cancelAll()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, cancel := range c.inflight {
-		cancel()
-	}
 	if c.cmds != nil {
 		c.cmds.Sessions.End(c.session)
 	}

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -38,6 +37,7 @@ type Server struct {
 	cmds *commands.Server
 	// bridge is the endpoint for hashline-ls mcp processes (bridge.go).
 	bridge *bridge
+	calls  *calls // the commands running, by request id (execute.go)
 
 	mu       sync.Mutex // guards the fields below
 	state    state
@@ -45,7 +45,6 @@ type Server struct {
 	settings Settings
 	folders  []string          // canonical workspace folders
 	uris     map[string]string // document URI → canonical path, while open
-	inflight map[string]context.CancelFunc
 
 	exit chan int // receives the exit code when the client says exit
 }
@@ -76,7 +75,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, log *zap.Logger, ep Endpo
 	s.conn = conn
 	// Once Serve returns no answer can reach the client, and a command
 	// waiting for a didChange would wait out its land timeout.
-	defer s.cancelAll()
+	defer s.calls.cancelAll()
 	defer s.bridge.close()
 	conn.Go(ctx, s.handle)
 	select {
@@ -107,7 +106,7 @@ func New(log *zap.Logger) *Server {
 		docs:     docs,
 		settings: defaultSettings(),
 		uris:     map[string]string{},
-		inflight: map[string]context.CancelFunc{},
+		calls:    newCalls(log, "command panicked"),
 		exit:     make(chan int, 1),
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
@@ -121,14 +120,7 @@ func New(log *zap.Logger) *Server {
 // failure is answered to the client, or logged when the answer itself
 // cannot be written.
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	defer func() {
-		if p := recover(); p != nil {
-			s.log.Error("handler panicked", zap.String("method", req.Method()), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-			if _, isCall := req.(*jsonrpc2.Call); isCall {
-				_ = reply(context.WithoutCancel(ctx), nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("the server failed handling %s: %v", req.Method(), p)))
-			}
-		}
-	}()
+	defer answerPanic(ctx, s.log, "handler panicked", reply, req)
 	if err := s.dispatch(ctx, reply, req); err != nil {
 		s.log.Warn("reply not sent", zap.String("method", req.Method()), zap.Error(err))
 	}
@@ -188,7 +180,7 @@ func (s *Server) notification(ctx context.Context, req jsonrpc2.Request) {
 		default:
 		}
 	case protocol.MethodCancelRequest:
-		s.cancel(params)
+		s.calls.cancel(params)
 	case protocol.MethodTextDocumentDidOpen:
 		err = s.didOpen(params)
 	case protocol.MethodTextDocumentDidChange:
@@ -214,35 +206,7 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state = stateShutdown
-	for _, cancel := range s.inflight {
-		cancel()
-	}
-}
-
-// cancelAll ends every command still running, when the connection ends.
-func (s *Server) cancelAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, cancel := range s.inflight {
-		cancel()
-	}
-}
-
-// cancel handles $/cancelRequest. The id is decoded here because
-// protocol.CancelHandler expects an int32 where JSON gives a float64.
-func (s *Server) cancel(params json.RawMessage) {
-	var p struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return
-	}
-	s.mu.Lock()
-	cancel := s.inflight[idKey(p.ID)]
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
+	s.calls.cancelAll()
 }
 
 // idKey spells a request id from the wire the way callKey spells a
