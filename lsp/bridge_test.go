@@ -56,19 +56,27 @@ func dialAsHelper(sock string) int {
 	return 0
 }
 
-// bridgeRegistry is a fresh endpoint folder with a short path.
-func bridgeRegistry(t *testing.T) *endpoint.Registry {
+// endpointInfo is what the initialize result says of the bridge endpoint.
+type endpointInfo struct {
+	Endpoint *string `json:"endpoint"`
+	Problem  string  `json:"endpointProblem"`
+}
+
+// initEndpoint initializes e with opts.
+func initEndpoint(t *testing.T, e *lsptest.Editor, opts lsptest.Options) endpointInfo {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "hll")
-	if err != nil {
+	var res struct {
+		Capabilities struct {
+			Experimental struct {
+				Hashline endpointInfo `json:"hashline"`
+			} `json:"experimental"`
+		} `json:"capabilities"`
+	}
+	if err := e.Call("initialize", e.InitParams(opts), &res); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	reg, err := endpoint.OpenDir(filepath.Join(dir, "r"), os.Getuid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
+	e.Notify("initialized", map[string]any{})
+	return res.Capabilities.Experimental.Hashline
 }
 
 // peer is a raw bridge connection, as hashline-ls mcp opens one.
@@ -132,24 +140,14 @@ func (p *peer) closed(t *testing.T) {
 }
 
 func TestBridgeEndpointLifecycle(t *testing.T) {
-	reg := bridgeRegistry(t)
 	opts := lsptest.VSCode()
-	opts.Endpoints, opts.SaveDocument, opts.SkipInit = reg, true, true
-	e := lsptest.New(t, opts)
-	var res struct {
-		Capabilities struct {
-			Experimental struct {
-				Hashline struct {
-					Endpoint string `json:"endpoint"`
-				} `json:"hashline"`
-			} `json:"experimental"`
-		} `json:"capabilities"`
+	opts.SaveDocument, opts.SkipInit = true, true
+	e, reg := lsptest.Bridged(t, opts)
+	got := ""
+	if ep := initEndpoint(t, e, opts).Endpoint; ep != nil {
+		got = *ep
 	}
-	if err := e.Call("initialize", e.InitParams(opts), &res); err != nil {
-		t.Fatal(err)
-	}
-	e.Notify("initialized", map[string]any{})
-	if got, want := res.Capabilities.Experimental.Hashline.Endpoint, reg.Socket(os.Getpid()); got != want {
+	if want := reg.Socket(os.Getpid()); got != want {
 		t.Fatalf("initialize says the endpoint is %q, want %q", got, want)
 	}
 	list, _ := reg.List()
@@ -190,10 +188,7 @@ func TestBridgeEndpointLifecycle(t *testing.T) {
 }
 
 func TestBridgeEndpointGoesWithTheEditor(t *testing.T) {
-	reg := bridgeRegistry(t)
-	opts := lsptest.VSCode()
-	opts.Endpoints = reg
-	e := lsptest.New(t, opts)
+	e, reg := lsptest.Bridged(t, lsptest.VSCode())
 	p := dialBridge(t, reg)
 	if _, err := p.hello(t, e.Root()); err != nil {
 		t.Fatal(err)
@@ -207,10 +202,7 @@ func TestBridgeEndpointGoesWithTheEditor(t *testing.T) {
 }
 
 func TestBridgeHello(t *testing.T) {
-	reg := bridgeRegistry(t)
-	opts := lsptest.VSCode()
-	opts.Endpoints = reg
-	e := lsptest.New(t, opts)
+	e, reg := lsptest.Bridged(t, lsptest.VSCode())
 	outside := t.TempDir()
 	for _, tc := range []struct {
 		name  string
@@ -249,10 +241,7 @@ func TestBridgeHello(t *testing.T) {
 }
 
 func TestBridgeExecute(t *testing.T) {
-	reg := bridgeRegistry(t)
-	opts := lsptest.VSCode()
-	opts.Endpoints = reg
-	e := lsptest.New(t, opts)
+	e, reg := lsptest.Bridged(t, lsptest.VSCode())
 	e.WriteFile("sub/a.txt", "alpha\n")
 	e.WriteFile("b.txt", "beta\n")
 	e.Open("sub/a.txt", 1)
@@ -303,10 +292,9 @@ func TestBridgeExecute(t *testing.T) {
 // A bridged edit of a clean buffer is saved; the editor's own assistants'
 // edits are not, whatever the editor offers.
 func TestBridgeOnlyBridgedCallsSave(t *testing.T) {
-	reg := bridgeRegistry(t)
 	opts := lsptest.VSCode()
-	opts.Endpoints, opts.SaveDocument = reg, true
-	e := lsptest.New(t, opts)
+	opts.SaveDocument = true
+	e, reg := lsptest.Bridged(t, opts)
 	e.WriteFile("a.txt", "one\n")
 	e.WriteFile("b.txt", "two\n")
 	e.Open("a.txt", 1)
@@ -342,21 +330,7 @@ func TestBridgeEndpointNotPublished(t *testing.T) {
 	opts := lsptest.VSCode()
 	opts.Endpoints, opts.SkipInit = reg, true
 	e := lsptest.New(t, opts)
-	var res struct {
-		Capabilities struct {
-			Experimental struct {
-				Hashline struct {
-					Endpoint *string `json:"endpoint"`
-					Problem  string  `json:"endpointProblem"`
-				} `json:"hashline"`
-			} `json:"experimental"`
-		} `json:"capabilities"`
-	}
-	if err := e.Call("initialize", e.InitParams(opts), &res); err != nil {
-		t.Fatal(err)
-	}
-	e.Notify("initialized", map[string]any{})
-	h := res.Capabilities.Experimental.Hashline
+	h := initEndpoint(t, e, opts)
 	if h.Endpoint != nil || !strings.Contains(h.Problem, "over the 103 a Unix socket allows: set TMPDIR to a shorter folder") {
 		t.Fatalf("initialize: %+v", h)
 	}
@@ -370,10 +344,7 @@ func TestBridgeRefusesAnotherUser(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("a process of another user needs root to start; the refusal itself is endpoint's TestAllow")
 	}
-	reg := bridgeRegistry(t)
-	opts := lsptest.VSCode()
-	opts.Endpoints = reg
-	e := lsptest.New(t, opts)
+	e, reg := lsptest.Bridged(t, lsptest.VSCode())
 	sock := reg.Socket(os.Getpid())
 	// Let the other user reach the socket, so that the credential check,
 	// not the folder's mode, is what refuses it.

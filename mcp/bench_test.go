@@ -26,10 +26,9 @@ const benchLines = 2000
 // and a bridged session to it.
 func benchBridge(b *testing.B) (*lsptest.Editor, Session) {
 	b.Helper()
-	reg := registry(b)
 	opts := lsptest.VSCode()
-	opts.Quiet, opts.Endpoints, opts.SaveDocument = true, reg, true
-	e := lsptest.New(b, opts)
+	opts.Quiet, opts.SaveDocument = true, true
+	e, reg := lsptest.Bridged(b, opts)
 	e.SetBehaviour(lsptest.ApplyBehaviour{BeforeAnswer: true})
 	var text strings.Builder
 	for i := 1; i <= benchLines; i++ {

@@ -20,33 +20,15 @@ import (
 	"hashline-ls/workspace"
 )
 
-// registry is a fresh endpoint folder of this user. Its path is kept
-// short: a socket path has little room.
-func registry(t testing.TB) *endpoint.Registry {
+// fakeEditor starts the fake editor publishing its endpoint, with files in
+// its workspace folder.
+func fakeEditor(t *testing.T, opts lsptest.Options, files map[string]string) (*lsptest.Editor, *endpoint.Registry) {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "hlb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	reg, err := endpoint.OpenDir(filepath.Join(dir, "r"), os.Getuid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
-
-// fakeEditor starts the fake editor publishing its endpoint in reg, with
-// files in its workspace folder. It offers hashline/saveDocument unless
-// told otherwise.
-func fakeEditor(t *testing.T, reg *endpoint.Registry, opts lsptest.Options, files map[string]string) *lsptest.Editor {
-	t.Helper()
-	opts.Endpoints = reg
-	e := lsptest.New(t, opts)
+	e, reg := lsptest.Bridged(t, opts)
 	for name, text := range files {
 		e.WriteFile(name, text)
 	}
-	return e
+	return e, reg
 }
 
 // bridgeTo chooses, as hashline-ls mcp does, the editor in reg that holds
@@ -86,16 +68,21 @@ func warningsOf(c called, kind string) []string {
 	return out
 }
 
-func diskText(t *testing.T, e *lsptest.Editor, rel string) string {
-	t.Helper()
-	return e.DiskText(rel)
-}
-
 const greet = "def greet(name):\n    return f\"hello {name}\"\n"
 
+// hiOps has greet's return line say hi.
+const hiOps = "PUT 2.=2:\n+    return f\"hi {name}\""
+
+// sayHi reads greet.py through cs and edits it with hiOps at the tag the
+// read showed.
+func sayHi(t *testing.T, cs *sdk.ClientSession) called {
+	t.Helper()
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	return call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": hiOps})
+}
+
 func TestBridgeReadSeesUnsavedText(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "hello", "hello there")
 	e.Sync()
@@ -108,7 +95,7 @@ func TestBridgeReadSeesUnsavedText(t *testing.T) {
 	if got := tagOf(t, r.text); got != string(hashline.TagOf(e.BufferText("greet.py"))) {
 		t.Fatalf("tag %s is not the buffer's", got)
 	}
-	if diskText(t, e, "greet.py") != greet {
+	if e.DiskText("greet.py") != greet {
 		t.Fatal("a read changed the disk")
 	}
 }
@@ -124,15 +111,13 @@ func TestBridgeEditOfACleanBufferIsSaved(t *testing.T) {
 		{"file the editor did not hold", false, lsptest.SaveBehaviour{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := registry(t)
-			e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+			e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 			e.SetSave(tc.saving)
 			if tc.open {
 				e.Open("greet.py", 1)
 			}
 			cs := connect(t, bridgeTo(t, reg, e.Root()))
-			tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
-			r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+			r := sayHi(t, cs)
 			want := strings.Replace(greet, "hello", "hi", 1)
 			if r.isError {
 				t.Fatalf("edit: %s", r.text)
@@ -146,7 +131,7 @@ func TestBridgeEditOfACleanBufferIsSaved(t *testing.T) {
 			if saves := e.Saves(); len(saves) != 1 || e.PathOf(saves[0]) != e.Path("greet.py") {
 				t.Fatalf("saveDocument requests: %q", saves)
 			}
-			if got := diskText(t, e, "greet.py"); got != want {
+			if got := e.DiskText("greet.py"); got != want {
 				t.Fatalf("disk %q, want %q", got, want)
 			}
 			if got := tagOf(t, r.text); got != string(hashline.TagOf(want)) {
@@ -160,15 +145,13 @@ func TestBridgeEditOfACleanBufferIsSaved(t *testing.T) {
 }
 
 func TestBridgeFormatOnSave(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.SetSave(lsptest.SaveBehaviour{Format: func(s string) string { return strings.ReplaceAll(s, "name", "who") }})
 	e.Open("greet.py", 1)
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
-	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
-	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	r := sayHi(t, cs)
 	want := "def greet(who):\n    return f\"hi {who}\"\n"
-	if got := diskText(t, e, "greet.py"); got != want || e.BufferText("greet.py") != want {
+	if got := e.DiskText("greet.py"); got != want || e.BufferText("greet.py") != want {
 		t.Fatalf("disk %q, buffer %q, want both %q", got, e.BufferText("greet.py"), want)
 	}
 	if got := tagOf(t, r.text); got != string(hashline.TagOf(want)) {
@@ -184,19 +167,17 @@ func TestBridgeFormatOnSave(t *testing.T) {
 }
 
 func TestBridgeDirtyBufferIsNotSaved(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "greet(name)", "greet(name, loud)")
 	e.Sync()
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
-	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
-	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	r := sayHi(t, cs)
 	want := "def greet(name, loud):\n    return f\"hi {name}\"\n"
 	if r.isError || e.BufferText("greet.py") != want {
 		t.Fatalf("edit %s; buffer %q, want %q", r.text, e.BufferText("greet.py"), want)
 	}
-	if got := diskText(t, e, "greet.py"); got != greet {
+	if got := e.DiskText("greet.py"); got != greet {
 		t.Fatalf("the disk changed to %q: a buffer holding the user's typing was saved", got)
 	}
 	if saves := e.Saves(); len(saves) != 0 {
@@ -213,14 +194,12 @@ func TestBridgeDirtyBufferIsNotSaved(t *testing.T) {
 }
 
 func TestBridgeEditorWithoutSaveDocument(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, lsptest.VSCode(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, lsptest.VSCode(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
-	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
-	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
-	if r.isError || diskText(t, e, "greet.py") != greet || len(e.Saves()) != 0 {
-		t.Fatalf("edit %s; disk %q; saves %q", r.text, diskText(t, e, "greet.py"), e.Saves())
+	r := sayHi(t, cs)
+	if r.isError || e.DiskText("greet.py") != greet || len(e.Saves()) != 0 {
+		t.Fatalf("edit %s; disk %q; saves %q", r.text, e.DiskText("greet.py"), e.Saves())
 	}
 	if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 1 || !strings.Contains(ws[0], "greet.py is not saved: the editor does not offer to save files for hashline-ls") {
 		t.Fatalf("warnings: %q", ws)
@@ -228,21 +207,18 @@ func TestBridgeEditorWithoutSaveDocument(t *testing.T) {
 }
 
 func TestBridgeSaveRefused(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.SetSave(lsptest.SaveBehaviour{Refuse: "the file is read-only"})
 	e.Open("greet.py", 1)
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
-	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
-	r := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	r := sayHi(t, cs)
 	if ws := warningsOf(r, hashline.WarnUnsaved); r.isError || len(ws) != 1 || !strings.Contains(ws[0], "the editor did not save it (the file is read-only)") {
 		t.Fatalf("%s", r.text)
 	}
 }
 
 func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
 	e.Open("a.txt", 1)
 	e.Open("b.txt", 1)
 	e.Type("b.txt", "three", "THREE")
@@ -250,8 +226,8 @@ func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
 
 	w := call(t, cs, "hashline_write", map[string]any{"path": "new/c.txt", "content": "fresh\n"})
-	if w.isError || len(e.Applies()) != 1 || diskText(t, e, "new/c.txt") != "fresh\n" || len(warningsOf(w, hashline.WarnUnsaved)) != 0 {
-		t.Fatalf("write: %s; disk %q", w.text, diskText(t, e, "new/c.txt"))
+	if w.isError || len(e.Applies()) != 1 || e.DiskText("new/c.txt") != "fresh\n" || len(warningsOf(w, hashline.WarnUnsaved)) != 0 {
+		t.Fatalf("write: %s; disk %q", w.text, e.DiskText("new/c.txt"))
 	}
 	call(t, cs, "hashline_read", map[string]any{"path": "a.txt", "anchors": "line"})
 	call(t, cs, "hashline_read", map[string]any{"path": "b.txt", "anchors": "line"})
@@ -260,10 +236,10 @@ func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	if p.isError {
 		t.Fatalf("patch: %s", p.text)
 	}
-	if got := diskText(t, e, "a.txt"); got != "one\nTWO\n" {
+	if got := e.DiskText("a.txt"); got != "one\nTWO\n" {
 		t.Fatalf("a.txt, clean, was not saved: %q", got)
 	}
-	if got, buf := diskText(t, e, "b.txt"), e.BufferText("b.txt"); got != "three\n" || buf != "THREE\nfour\n" {
+	if got, buf := e.DiskText("b.txt"), e.BufferText("b.txt"); got != "three\n" || buf != "THREE\nfour\n" {
 		t.Fatalf("b.txt, dirty: disk %q, buffer %q", got, buf)
 	}
 	if ws := warningsOf(p, hashline.WarnUnsaved); len(ws) != 1 || !strings.HasPrefix(ws[0], "b.txt is not saved: ") {
@@ -272,8 +248,7 @@ func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 }
 
 func TestBridgeEditorGoesAway(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "hello", "hello there")
 	e.Sync()
@@ -283,7 +258,7 @@ func TestBridgeEditorGoesAway(t *testing.T) {
 
 	e.Disconnect()
 	e.WaitServe()
-	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": hiOps})
 	if !r.isError || r.code() != string(hashline.CodeTagUnknown) {
 		t.Fatalf("an edit with the editor's tag on the disk: %s", r.text)
 	}
@@ -291,7 +266,7 @@ func TestBridgeEditorGoesAway(t *testing.T) {
 	if len(gone) != 1 || !strings.Contains(r.text, "went away: from this call on, this session works on the disk") {
 		t.Fatalf("no warning that the editor went away: %q", r.text)
 	}
-	if got := diskText(t, e, "greet.py"); got != greet {
+	if got := e.DiskText("greet.py"); got != greet {
 		t.Fatalf("the disk changed: %q", got)
 	}
 	// From here on the disk: the read sees the saved text, the edit
@@ -300,8 +275,8 @@ func TestBridgeEditorGoesAway(t *testing.T) {
 	if strings.Contains(r.text, "there") || len(warningsOf(r, hashline.WarnEditor)) != 0 {
 		t.Fatalf("the read on the disk: %q", r.text)
 	}
-	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tagOf(t, r.text), "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
-	if want := strings.Replace(greet, "hello", "hi", 1); r.isError || diskText(t, e, "greet.py") != want {
+	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tagOf(t, r.text), "ops": hiOps})
+	if want := strings.Replace(greet, "hello", "hi", 1); r.isError || e.DiskText("greet.py") != want {
 		t.Fatalf("edit on the disk: %s", r.text)
 	}
 	if list, _ := reg.List(); len(list) != 0 {
@@ -310,8 +285,7 @@ func TestBridgeEditorGoesAway(t *testing.T) {
 }
 
 func TestBridgeConfinesToTheMCPRoots(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"sub/in.txt": "in\n", "out.txt": "out\n"})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"sub/in.txt": "in\n", "out.txt": "out\n"})
 	// The editor's folder is wider than the MCP process's root.
 	cs := connect(t, bridgeTo(t, reg, e.Path("sub")))
 	tag := string(hashline.TagOf("out\n"))
@@ -332,7 +306,7 @@ func TestBridgeConfinesToTheMCPRoots(t *testing.T) {
 			t.Errorf("%s %v: %s", tc.tool, tc.args, r.text)
 		}
 	}
-	if len(e.Applies()) != 0 || diskText(t, e, "out.txt") != "out\n" || e.Exists("new.txt") || e.Exists("moved.txt") {
+	if len(e.Applies()) != 0 || e.DiskText("out.txt") != "out\n" || e.Exists("new.txt") || e.Exists("moved.txt") {
 		t.Fatal("a refused call changed something")
 	}
 	// Inside the root the editor serves, and headers read as on the disk:
@@ -346,8 +320,7 @@ func TestBridgeConfinesToTheMCPRoots(t *testing.T) {
 }
 
 func TestBridgeWarnsWhichEditorServes(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"a.txt": "a\n"})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"a.txt": "a\n"})
 	b := bridgeTo(t, reg, e.Root())
 	b.choice.Others = []endpoint.Info{{PID: 4242, Folders: []string{filepath.Dir(e.Root())}, Started: time.Now().Add(-time.Hour)}}
 	cs := connect(t, b)
@@ -363,7 +336,7 @@ func TestBridgeWarnsWhichEditorServes(t *testing.T) {
 }
 
 func TestBridgeStaleEntryIsRemoved(t *testing.T) {
-	reg := registry(t)
+	reg := lsptest.Registry(t)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644)
 	dead := exec.Command("true")
@@ -392,8 +365,7 @@ func TestBridgeStaleEntryIsRemoved(t *testing.T) {
 // An edit the editor goes away in the middle of may have landed: it is not
 // run again on the disk, and the model is told to read first.
 func TestBridgeEditorGoesAwayMidEdit(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	cs := connect(t, bridgeTo(t, reg, e.Root()))
 	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
@@ -403,7 +375,7 @@ func TestBridgeEditorGoesAwayMidEdit(t *testing.T) {
 	done := make(chan *sdk.CallToolResult, 1)
 	go func() {
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "hashline_edit",
-			Arguments: map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""}})
+			Arguments: map[string]any{"path": "greet.py", "tag": tag, "ops": hiOps}})
 		if err != nil {
 			t.Error(err)
 		}
@@ -420,7 +392,7 @@ func TestBridgeEditorGoesAwayMidEdit(t *testing.T) {
 		!strings.Contains(text, "warning: the editor with pid ") {
 		t.Fatalf("the cut-off edit: %q", text)
 	}
-	if got := diskText(t, e, "greet.py"); got != greet {
+	if got := e.DiskText("greet.py"); got != greet {
 		t.Fatalf("the edit was run again on the disk: %q", got)
 	}
 }
@@ -429,8 +401,7 @@ func TestBridgeEditorGoesAwayMidEdit(t *testing.T) {
 // editor's server too ($/cancelRequest with its id), and what the server
 // answers, here that the edit was applied, is still the result.
 func TestBridgeCancel(t *testing.T) {
-	reg := registry(t)
-	e := fakeEditor(t, reg, vscodeSaving(), map[string]string{"greet.py": greet})
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	sess, err := bridgeTo(t, reg, e.Root()).Open(context.Background())
 	if err != nil {
@@ -449,7 +420,7 @@ func TestBridgeCancel(t *testing.T) {
 		e.AwaitApply()
 		cancel()
 	}()
-	args, _ := json.Marshal(map[string]any{"path": "greet.py", "tag": r.Tag, "ops": "PUT 2.=2:\n+    return f\"hi {name}\""})
+	args, _ := json.Marshal(map[string]any{"path": "greet.py", "tag": r.Tag, "ops": hiOps})
 	res, err := sess.Execute(ctx, commands.CmdEdit, args)
 	if err != nil {
 		t.Fatalf("the cancelled edit: %v", err)
