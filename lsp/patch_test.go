@@ -19,6 +19,17 @@ func patch(t *testing.T, e *lsptest.Editor, text string) lsptest.Result {
 	return r
 }
 
+// openTwo writes a.txt and b.txt, opens both, and returns their line
+// anchors.
+func openTwo(t *testing.T, e *lsptest.Editor, aText, bText string) (a, b map[int]string) {
+	t.Helper()
+	e.WriteFile("a.txt", aText)
+	e.WriteFile("b.txt", bText)
+	e.Open("a.txt", 1)
+	e.Open("b.txt", 1)
+	return e.LineAnchors("a.txt"), e.LineAnchors("b.txt")
+}
+
 // A clean patch of two open files lands in both buffers through one
 // applyEdit, and its tags are the buffers' tags.
 func TestPatchTwoBuffersOneApplyEdit(t *testing.T) {
@@ -83,12 +94,7 @@ func TestPatchTwoBuffersOneApplyEdit(t *testing.T) {
 // anything.
 func TestPatchStaleSendsNoApplyEdit(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
-	e.WriteFile("a.txt", "one\ntwo\n")
-	e.WriteFile("b.txt", "alpha\nbeta\n")
-	e.Open("a.txt", 1)
-	e.Open("b.txt", 1)
-	a := e.LineAnchors("a.txt")
-	b := e.LineAnchors("b.txt")
+	a, b := openTwo(t, e, "one\ntwo\n", "alpha\nbeta\n")
 	e.Type("b.txt", "beta", "BETA")
 
 	res := patch(t, e, "@@ a.txt\n= "+a[1]+"\n~ONE\n@@ b.txt\n= "+b[2]+"\n~Beta\n")
@@ -112,12 +118,7 @@ func TestPatchPartiallyApplied(t *testing.T) {
 	opts := lsptest.VSCode()
 	opts.FailureHandling = "abort"
 	e := lsptest.New(t, opts)
-	e.WriteFile("a.txt", "one\ntwo\n")
-	e.WriteFile("b.txt", "alpha\nbeta\n")
-	e.Open("a.txt", 1)
-	e.Open("b.txt", 1)
-	a := e.LineAnchors("a.txt")
-	b := e.LineAnchors("b.txt")
+	a, b := openTwo(t, e, "one\ntwo\n", "alpha\nbeta\n")
 	// The editor applies a.txt's part, then fails on b.txt's and answers
 	// applied: false; its didChange for a.txt precedes the answer.
 	e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 1, OnRefuse: func(e *lsptest.Editor) { e.TypeAt("a.txt", 0, len("one"), "ONE", false) }})
@@ -149,12 +150,7 @@ func TestPatchPartiallyApplied(t *testing.T) {
 // says so and what to do.
 func TestPatchRefusedWhole(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
-	e.WriteFile("a.txt", "one\n")
-	e.WriteFile("b.txt", "two\n")
-	e.Open("a.txt", 1)
-	e.Open("b.txt", 1)
-	a := e.LineAnchors("a.txt")
-	b := e.LineAnchors("b.txt")
+	a, b := openTwo(t, e, "one\n", "two\n")
 	e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 1})
 	res := patch(t, e, "@@ a.txt\n= "+a[1]+"\n~ONE\n@@ b.txt\n= "+b[1]+"\n~TWO\n")
 	if res.OK || res.Error == nil || res.Error.Code != hashline.CodeTagMismatch || !strings.Contains(res.Error.Message, "nothing was written") {

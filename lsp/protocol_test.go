@@ -227,6 +227,20 @@ func longLand() lsptest.Options {
 // promptly is the failure bound for an answer that should come at once.
 const promptly = 5 * time.Second
 
+// appliedAnswer waits for the answer of a waitingEdit, which must say the
+// editor applied the edit; who and silent name the edit in the failures.
+func appliedAnswer(t *testing.T, done <-chan error, who, silent string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "TOOL_FAILED") || !strings.Contains(err.Error(), "applied the edit") {
+			t.Fatalf("%s answered %v, want TOOL_FAILED saying the editor applied it", who, err)
+		}
+	case <-time.After(promptly):
+		t.Fatal(silent)
+	}
+}
+
 func TestCancelWaitingEdit(t *testing.T) {
 	e := lsptest.New(t, longLand())
 	done := waitingEdit(t, e)
@@ -237,14 +251,7 @@ func TestCancelWaitingEdit(t *testing.T) {
 	e.Notify("$/cancelRequest", map[string]any{"id": &id})
 	// The editor had already said it applied the edit, so the answer is not
 	// "cancelled": it says the edit most likely landed and to read first.
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "TOOL_FAILED") || !strings.Contains(err.Error(), "applied the edit") {
-			t.Fatalf("cancelled edit answered %v, want TOOL_FAILED saying the editor applied it", err)
-		}
-	case <-time.After(promptly):
-		t.Fatal("the cancelled edit did not answer")
-	}
+	appliedAnswer(t, done, "cancelled edit", "the cancelled edit did not answer")
 	if got := e.BufferText("w.txt"); got != "wait\n" {
 		t.Fatalf("buffer = %q", got)
 	}
@@ -272,14 +279,7 @@ func TestShutdownWhileEditWaits(t *testing.T) {
 	if m, ok := e.WireResponse(id); !ok || string(m["result"]) != "null" || m["error"] != nil {
 		t.Fatalf("shutdown answered %v, want result null", m)
 	}
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "TOOL_FAILED") || !strings.Contains(err.Error(), "applied the edit") {
-			t.Fatalf("the waiting edit answered %v, want TOOL_FAILED saying the editor applied it", err)
-		}
-	case <-time.After(promptly):
-		t.Fatal("the waiting edit did not answer after shutdown")
-	}
+	appliedAnswer(t, done, "the waiting edit", "the waiting edit did not answer after shutdown")
 	err := e.Call("workspace/executeCommand", map[string]any{"command": commands.CmdRead, "arguments": []any{map[string]any{"path": "w.txt"}}}, &res)
 	if rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("request after shutdown: %v, want InvalidRequest", err)

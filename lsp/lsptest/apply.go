@@ -235,16 +235,14 @@ func (e *Editor) resourceLocked(d DocumentChange, last map[string]*didChangePara
 		if err := os.Rename(from, to); err != nil {
 			return nil, err
 		}
-		buf := e.bufs[from]
+		buf := e.dropLocked(from, last)
 		if buf == nil {
 			return nil, nil
 		}
-		delete(e.bufs, from)
-		delete(last, from)
 		moved := &buffer{uri: URI(to), version: 1, text: buf.text, bom: buf.bom}
 		e.bufs[to] = moved
 		return []note{
-			{"textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": buf.uri}}},
+			{"textDocument/didClose", closeParams(buf)},
 			{"textDocument/didOpen", openParams(moved)},
 		}, nil
 	case "delete":
@@ -252,15 +250,24 @@ func (e *Editor) resourceLocked(d DocumentChange, last map[string]*didChangePara
 		if err := os.Remove(path); err != nil {
 			return nil, err
 		}
-		buf := e.bufs[path]
+		buf := e.dropLocked(path, last)
 		if buf == nil {
 			return nil, nil
 		}
-		delete(e.bufs, path)
-		delete(last, path)
-		return []note{{"textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": buf.uri}}}}, nil
+		return []note{{"textDocument/didClose", closeParams(buf)}}, nil
 	}
 	return nil, fmt.Errorf("unknown resource operation %q", d.Kind)
+}
+
+// dropLocked forgets the buffer of path and what the edit changed in it,
+// and returns it: nil when the editor held none. The caller holds e.mu.
+func (e *Editor) dropLocked(path string, last map[string]*didChangeParams) *buffer {
+	buf := e.bufs[path]
+	if buf != nil {
+		delete(e.bufs, path)
+		delete(last, path)
+	}
+	return buf
 }
 
 // editDisk applies text edits to a file on disk; positions count from after
@@ -286,6 +293,10 @@ func bomIf(b bool) string {
 
 func openParams(b *buffer) map[string]any {
 	return map[string]any{"textDocument": map[string]any{"uri": b.uri, "languageId": "plaintext", "version": b.version, "text": b.text}}
+}
+
+func closeParams(b *buffer) map[string]any {
+	return map[string]any{"textDocument": map[string]any{"uri": b.uri}}
 }
 
 // saveDocument saves a buffer as the behaviour says: formatted first when

@@ -433,7 +433,7 @@ func (e *Editor) Close(rel string) {
 	delete(e.bufs, e.Path(rel))
 	e.mu.Unlock()
 	if b != nil {
-		e.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": b.uri}})
+		e.Notify("textDocument/didClose", closeParams(b))
 	}
 }
 
