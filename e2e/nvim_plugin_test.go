@@ -84,29 +84,15 @@ func runPluginScript(t testing.TB, nvim, bin, script string, prepare func(root s
 		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
 		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
 	), env...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var runErr error
-	select {
-	case runErr = <-done:
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		runErr = errTimeout
-	}
+	out, runErr := runNvim(t, cmd)
 	b, readErr := os.ReadFile(results)
 	report := func(format string, args ...any) {
 		t.Helper()
 		slog, _ := os.ReadFile(serverLog)
 		clog, _ := os.ReadFile(lspLog(xdg))
 		t.Fatalf(format+"\nresults:\n%s\nnvim output:\n%s\nserver log:\n%s\nNeovim's LSP log:\n%s",
-			append(args, b, out.String(), slog, clog)...)
+			append(args, b, out, slog, clog)...)
 	}
 	if runErr != nil || readErr != nil {
 		report("%s: nvim: %v; results: %v", script, runErr, readErr)
@@ -137,6 +123,26 @@ func lspLog(xdg string) string {
 }
 
 var errTimeout = errors.New("nvim did not finish within 60 s")
+
+// runNvim runs cmd, gathering its output, and kills it after 60 s.
+func runNvim(t testing.TB, cmd *exec.Cmd) (output string, err error) {
+	t.Helper()
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		err = errTimeout
+	}
+	return out.String(), err
+}
 
 // copyTree copies the fixture folder src to dst.
 func copyTree(src, dst string) error {

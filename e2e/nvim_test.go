@@ -2,13 +2,13 @@
 package e2e
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"hashline-ls/internal/testenv"
 )
@@ -44,24 +44,14 @@ func TestNeovim(t *testing.T) {
 	cmd := exec.Command(nvim, "--headless", "--clean", "-u", script)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results)
-	done := make(chan error, 1)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("nvim did not finish within 60 s\n%s", out.String())
+	out, err := runNvim(t, cmd)
+	if errors.Is(err, errTimeout) {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	b, rerr := os.ReadFile(results)
 	log, _ := os.ReadFile(filepath.Join(base, "server.log"))
 	if rerr != nil || err != nil {
-		t.Fatalf("nvim: %v, results: %v\nnvim output:\n%s\nserver log:\n%s", err, rerr, out.String(), log)
+		t.Fatalf("nvim: %v, results: %v\nnvim output:\n%s\nserver log:\n%s", err, rerr, out, log)
 	}
 	t.Logf("neovim session:\n%s", b)
 	m := summaryRe.FindStringSubmatch(string(b))

@@ -183,24 +183,11 @@ func neovimTranscript(t *testing.T, nvim, bin, file string, sc scenario) string 
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_SCENARIO="+scenarioPath,
 		"XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_CACHE_HOME="+filepath.Join(base, "cache"))
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		err = errTimeout
-	}
+	out, err := runNvim(t, cmd)
 	b, rerr := os.ReadFile(results)
 	if err != nil || rerr != nil || strings.Contains(string(b), "\nerror: ") || strings.HasPrefix(string(b), "error: ") {
 		log, _ := os.ReadFile(filepath.Join(base, "server.log"))
-		t.Fatalf("nvim: %v; results: %v\n%s\nnvim output:\n%s\nserver log:\n%s", err, rerr, b, out.String(), log)
+		t.Fatalf("nvim: %v; results: %v\n%s\nnvim output:\n%s\nserver log:\n%s", err, rerr, b, out, log)
 	}
 	return string(b)
 }
