@@ -41,9 +41,10 @@ func TestNeovim(t *testing.T) {
 	}
 	results := filepath.Join(base, "results.txt")
 	script, _ := filepath.Abs("testdata/nvim_session.lua")
+	testdata, _ := filepath.Abs("testdata/nvim_plugin")
 	cmd := exec.Command(nvim, "--headless", "--clean", "-u", script)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results)
+	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_TESTDATA="+testdata)
 	out, err := runNvim(t, cmd)
 	if errors.Is(err, errTimeout) {
 		t.Fatalf("%v\n%s", err, out)

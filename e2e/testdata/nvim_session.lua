@@ -1,27 +1,8 @@
 -- A scripted Neovim session against hashline-ls, with Neovim's default
 -- didChange debounce. It writes one line per check to $HASHLINE_RESULTS and
 -- ends with "N passed, N failed".
-local bin = os.getenv("HASHLINE_BIN")
-local root = os.getenv("HASHLINE_ROOT")
-local out = assert(io.open(os.getenv("HASHLINE_RESULTS"), "w"))
-local passed, failed = 0, 0
-
-local function report(ok, name, detail)
-  if ok then
-    passed = passed + 1
-    out:write("ok   " .. name .. "\n")
-  else
-    failed = failed + 1
-    out:write("FAIL " .. name .. ": " .. vim.inspect(detail) .. "\n")
-  end
-  out:flush()
-end
-
-local function finish()
-  out:write(string.format("%d passed, %d failed\n", passed, failed))
-  out:close()
-  vim.cmd("qall!")
-end
+local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
+local bin, root, report = T.env.bin, T.env.root, T.check
 
 local client_id = vim.lsp.start_client({
   name = "hashline",
@@ -94,4 +75,4 @@ local g = execute("hashline.edit", { path = "greet.py", tag = f and f.tag, ops =
 report(g and g.ok and lines():sub(-5) == "# end", "edit with returned tag", g)
 
 vim.lsp.stop_client(client_id)
-finish()
+T.finish()

@@ -1,4 +1,4 @@
--- Shared by the plugin's scripted sessions: checks written one per line to
+-- Shared by the scripted sessions: checks written one per line to
 -- $HASHLINE_RESULTS, a closing "N passed, N failed" line, and a runner that
 -- starts the script once Neovim has loaded its plugins.
 local T = {}
@@ -36,6 +36,31 @@ function T.wait(ms, predicate)
   return vim.wait(ms, predicate, 10)
 end
 
+-- attached waits up to ms for hl's server to be initialized with every
+-- buffer given attached.
+function T.attached(hl, ms, ...)
+  local bufs = { ... }
+  return T.wait(ms, function()
+    local c = hl.client()
+    if c == nil or not c.initialized then
+      return false
+    end
+    for _, b in ipairs(bufs) do
+      if not hl.is_attached(b) then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
+-- finish writes the closing line and quits Neovim.
+function T.finish()
+  out:write(string.format("%d passed, %d failed\n", passed, failed))
+  out:close()
+  vim.cmd("qall!")
+end
+
 -- The plugin is put on the runtimepath here, before startup loads plugins,
 -- as a plugin manager would (unless the script does that itself).
 if T.env.plugin ~= nil and T.env.plugin ~= "" then
@@ -53,9 +78,7 @@ function T.run(fn)
       vim.schedule(function()
         local ok, err = xpcall(fn, debug.traceback)
         T.check(ok, "script ran to the end", err)
-        out:write(string.format("%d passed, %d failed\n", passed, failed))
-        out:close()
-        vim.cmd("qall!")
+        T.finish()
       end)
     end,
   })

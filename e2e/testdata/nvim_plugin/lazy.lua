@@ -5,7 +5,7 @@
 -- plugin/ folder config puts on the runtimepath. setup() names no cmd: the
 -- plugin must find the binary the build made.
 local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
-local check, wait = T.check, T.wait
+local check = T.check
 
 local clone = os.getenv("HASHLINE_CLONE")
 local f = assert(io.open(os.getenv("HASHLINE_SPEC")))
@@ -25,10 +25,7 @@ T.run(function()
   local hl = require("hashline")
   vim.cmd("edit greet.py")
   local buf = vim.api.nvim_get_current_buf()
-  check(wait(5000, function()
-    local c = hl.client()
-    return c ~= nil and c.initialized and hl.is_attached(buf)
-  end), "the server starts and the file buffer is attached", hl.info())
+  check(T.attached(hl, 5000, buf), "the server starts and the file buffer is attached", hl.info())
   local info = hl.info()
   check(info.binary == clone .. "/bin/hashline-ls" and hl.client().config.cmd[1] == info.binary, "the client runs the binary the build made", info)
   local r = hl.read_sync({ path = "greet.py" })

@@ -4,6 +4,18 @@
 local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
 local env, check, wait = T.env, T.check, T.wait
 
+-- opened runs the user command cmd and waits for it to show the buffer
+-- whose name matches pattern, and returns that buffer, or nil.
+local function opened(cmd, pattern)
+  vim.cmd(cmd)
+  local b
+  wait(5000, function()
+    b = T.find_buffer(pattern)
+    return b ~= nil and vim.api.nvim_get_current_buf() == b
+  end)
+  return b
+end
+
 T.run(function()
   check(vim.g.loaded_hashline == 1, "plugin/hashline.lua is loaded from the runtimepath", vim.g.loaded_hashline)
   local hl = require("hashline")
@@ -178,12 +190,7 @@ T.run(function()
   vim.cmd("only")
   vim.cmd("buffer " .. buf)
   local want = hl.read_sync({ path = "greet.py" })
-  vim.cmd("HashlineRead")
-  local rbuf
-  wait(5000, function()
-    rbuf = T.find_buffer("^hashline://read/greet%.py$")
-    return rbuf ~= nil and vim.api.nvim_get_current_buf() == rbuf
-  end)
+  local rbuf = opened("HashlineRead", "^hashline://read/greet%.py$")
   check(rbuf ~= nil, ":HashlineRead opens a scratch window", vim.api.nvim_buf_get_name(0))
   if rbuf then
     local shown = vim.api.nvim_buf_get_lines(rbuf, 0, -1, false)
@@ -196,12 +203,7 @@ T.run(function()
   -- 11. :HashlineEdit: type ops, :write, see the result.
   vim.cmd("only")
   vim.cmd("buffer " .. buf)
-  vim.cmd("HashlineEdit")
-  local ebuf
-  wait(5000, function()
-    ebuf = T.find_buffer("^hashline://edit/greet%.py$")
-    return ebuf ~= nil and vim.api.nvim_get_current_buf() == ebuf
-  end)
+  local ebuf = opened("HashlineEdit", "^hashline://edit/greet%.py$")
   local ui = require("hashline.ui")
   check(ebuf ~= nil and ui.state(ebuf) and #ui.state(ebuf).tag == 4, ":HashlineEdit opens an ops buffer at the latest tag", ebuf and ui.state(ebuf))
   if ebuf then

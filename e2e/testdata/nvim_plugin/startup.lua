@@ -78,10 +78,7 @@ T.run(function()
   vim.cmd("edit notes.zzz")
   local notes = vim.api.nvim_get_current_buf()
   check(vim.bo[notes].filetype == "", "notes.zzz has no filetype", vim.bo[notes].filetype)
-  check(wait(5000, function()
-    local c = hl.client()
-    return c ~= nil and c.initialized and hl.is_attached(buf) and hl.is_attached(notes)
-  end), "the server starts and every file buffer is attached", hl.info())
+  check(T.attached(hl, 5000, buf, notes), "the server starts and every file buffer is attached", hl.info())
   check(#hashline_clients() == 1, "one client", #hashline_clients())
 
   if has("0.11") then
