@@ -11,23 +11,25 @@
 -- avante (it needs Neovim 0.11+) has called func as (params, on_log,
 -- on_complete) and as (params, { on_log, on_complete }); both work. See
 -- :help hashline-avante.
+local shared = require("hashline.adapters.shared")
+
 local M = {}
 
 -- What a field of avante's cannot hold of a JSON Schema property, said in
--- its description.
+-- its description, in this order.
+local LIMITS = {
+  { "minimum", "At least %s." },
+  { "maximum", "At most %s." },
+  { "minLength", "At least %s characters." },
+  { "pattern", "Matches the pattern %s." },
+}
+
 local function limits(prop)
   local out = {}
-  if prop.minimum ~= nil then
-    table.insert(out, string.format("At least %s.", tostring(prop.minimum)))
-  end
-  if prop.maximum ~= nil then
-    table.insert(out, string.format("At most %s.", tostring(prop.maximum)))
-  end
-  if prop.minLength ~= nil then
-    table.insert(out, string.format("At least %s characters.", tostring(prop.minLength)))
-  end
-  if prop.pattern ~= nil then
-    table.insert(out, string.format("Matches the pattern %s.", tostring(prop.pattern)))
+  for _, l in ipairs(LIMITS) do
+    if prop[l[1]] ~= nil then
+      table.insert(out, string.format(l[2], tostring(prop[l[1]])))
+    end
   end
   return out
 end
@@ -80,8 +82,9 @@ function M.tool(def, describe, opts)
   local description = def.description
   -- The edit language needs its guide, and avante has no per-tool system
   -- prompt: it goes into the edit tool's description.
-  if def.command == "hashline.edit" and describe and type(describe.guidance) == "string" then
-    description = description .. "\n\n" .. describe.guidance
+  local guide = shared.guidance(def, describe)
+  if guide then
+    description = description .. "\n\n" .. guide
   end
   return {
     name = def.name,
@@ -94,7 +97,7 @@ function M.tool(def, describe, opts)
     func = function(params, a, b)
       local on_complete = type(a) == "table" and a.on_complete or b
       local function answer(res, err)
-        if res ~= nil and err == nil and res.ok ~= false then
+        if shared.ok(res, err) then
           return hl.render(res), nil
         end
         return nil, hl.render(res, err)
@@ -115,7 +118,7 @@ end
 --- binary).
 function M.tools(opts)
   opts = opts or {}
-  local describe = opts.describe or require("hashline").tool_definitions()
+  local describe = shared.describe(opts)
   local out = {}
   for _, def in ipairs(describe.tools) do
     table.insert(out, M.tool(def, describe, opts))

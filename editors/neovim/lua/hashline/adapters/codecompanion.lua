@@ -13,6 +13,8 @@
 -- ["function"] = { name, description, parameters } }, cmds = {
 -- function(self, args, opts) }, system_prompt, output }. See :help
 -- hashline-codecompanion.
+local shared = require("hashline.adapters.shared")
+
 local M = {}
 
 -- The tools that change files ask before they run, unless
@@ -84,8 +86,7 @@ function M.tool(def, describe, opts)
           args.turn = tostring(chat.cycle)
         end
         hl.execute(def.command, args, function(res, err)
-          local ok = res ~= nil and err == nil and res.ok ~= false
-          cmd_opts.output_cb({ status = ok and "success" or "error", data = hl.render(res, err) })
+          cmd_opts.output_cb({ status = shared.ok(res, err) and "success" or "error", data = hl.render(res, err) })
         end)
       end,
     },
@@ -103,9 +104,7 @@ function M.tool(def, describe, opts)
   }
   -- The edit language needs its guide; it goes with the edit tool, the one
   -- a model cannot use without it.
-  if def.command == "hashline.edit" and describe and type(describe.guidance) == "string" then
-    tool.system_prompt = describe.guidance
-  end
+  tool.system_prompt = shared.guidance(def, describe)
   return tool
 end
 
@@ -116,7 +115,7 @@ end
 --- { hashline_edit = true, hashline_write = true }; opts.session.
 function M.tools(opts)
   opts = opts or {}
-  local describe = opts.describe or require("hashline").tool_definitions()
+  local describe = shared.describe(opts)
   local out = {}
   for _, def in ipairs(describe.tools) do
     out[def.name] = {
@@ -133,8 +132,7 @@ end
 --- A group naming every hashline tool, for codecompanion's
 --- interactions.chat.tools.groups: @{hashline} in a chat gives them all.
 function M.group(opts)
-  opts = opts or {}
-  local describe = opts.describe or require("hashline").tool_definitions()
+  local describe = shared.describe(opts)
   local names = {}
   for _, def in ipairs(describe.tools) do
     table.insert(names, def.name)

@@ -1,0 +1,24 @@
+-- What the tool adapters (codecompanion, avante) share: the describe result
+-- they build from, the guide that goes with the edit tool, and what counts
+-- as a success.
+local M = {}
+
+--- opts.describe, else the tool definitions of the server, or of the binary.
+function M.describe(opts)
+  return (opts or {}).describe or require("hashline").tool_definitions()
+end
+
+--- The guide for models, for the edit tool; nil for the others.
+function M.guidance(def, describe)
+  if def.command == "hashline.edit" and describe and type(describe.guidance) == "string" then
+    return describe.guidance
+  end
+  return nil
+end
+
+--- Whether a command answered with a result that is not a failure.
+function M.ok(res, err)
+  return res ~= nil and err == nil and res.ok ~= false
+end
+
+return M
