@@ -81,13 +81,19 @@ func sayHi(t *testing.T, cs *sdk.ClientSession) called {
 	return call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": hiOps})
 }
 
-func TestBridgeReadSeesUnsavedText(t *testing.T) {
+// typedGreet is a fake editor holding greet.py with the user's unsaved
+// typing, and an MCP client bridged to it.
+func typedGreet(t *testing.T) (*lsptest.Editor, *endpoint.Registry, *sdk.ClientSession) {
+	t.Helper()
 	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	e.Open("greet.py", 1)
 	e.Type("greet.py", "hello", "hello there")
 	e.Sync()
-	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	return e, reg, connect(t, bridgeTo(t, reg, e.Root()))
+}
 
+func TestBridgeReadSeesUnsavedText(t *testing.T) {
+	e, _, cs := typedGreet(t)
 	r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
 	if r.isError || !strings.Contains(r.text, "2:    return f\"hello there {name}\"\n") {
 		t.Fatalf("the read through the editor: %q", r.text)
@@ -248,11 +254,7 @@ func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 }
 
 func TestBridgeEditorGoesAway(t *testing.T) {
-	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
-	e.Open("greet.py", 1)
-	e.Type("greet.py", "hello", "hello there")
-	e.Sync()
-	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	e, reg, cs := typedGreet(t)
 	r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
 	tag := tagOf(t, r.text)
 
