@@ -84,38 +84,14 @@ func (e *Editor) applyEdit(reply jsonrpc2.Replier, params json.RawMessage) {
 // applyLocked applies req to the buffers and the disk and returns the
 // notifications that tell the server. The caller holds e.mu.
 func (e *Editor) applyLocked(req ApplyEditRequest, b ApplyBehaviour) ([]note, bool, error) {
-	type tde struct {
-		uri   string
-		ver   *int32
-		edits []TextEdit
-	}
-	var steps []any // tde or DocumentChange (a resource operation)
-	for _, dc := range req.Edit.DocumentChanges {
-		if dc.TextDocument == nil {
-			if dc.Kind == "" {
-				return nil, false, errors.New("a document change that is neither a text edit nor a resource operation")
-			}
-			steps = append(steps, dc)
-			continue
-		}
-		v, err := dc.Version()
-		if err != nil {
-			return nil, false, err
-		}
-		steps = append(steps, tde{uri: dc.TextDocument.URI, ver: v, edits: dc.Edits})
-	}
-	uris := make([]string, 0, len(req.Edit.Changes))
-	for uri := range req.Edit.Changes {
-		uris = append(uris, uri)
-	}
-	sort.Strings(uris)
-	for _, uri := range uris {
-		steps = append(steps, tde{uri: uri, edits: req.Edit.Changes[uri]})
+	steps, err := stepsOf(req)
+	if err != nil {
+		return nil, false, err
 	}
 	// VS Code checks every version before it changes anything.
 	if !b.StaleSkip {
 		for _, s := range steps {
-			if d, ok := s.(tde); ok && d.ver != nil {
+			if d, ok := s.(textEdit); ok && d.ver != nil {
 				buf := e.bufs[e.PathOf(d.uri)]
 				if buf == nil || buf.version != *d.ver {
 					return nil, false, nil
@@ -134,7 +110,7 @@ func (e *Editor) applyLocked(req ApplyEditRequest, b ApplyBehaviour) ([]note, bo
 				return notes, false, err
 			}
 			notes = append(notes, n...)
-		case tde:
+		case textEdit:
 			path := e.PathOf(d.uri)
 			buf := e.bufs[path]
 			if buf == nil {
@@ -162,14 +138,69 @@ func (e *Editor) applyLocked(req ApplyEditRequest, b ApplyBehaviour) ([]note, bo
 			if err != nil {
 				return notes, false, err
 			}
-			buf.version += e.step
-			p := &didChangeParams{ContentChanges: evs}
-			p.TextDocument.URI, p.TextDocument.Version = buf.uri, buf.version
+			p := buf.changed(e.step, evs...)
 			last[path] = p
 			notes = append(notes, note{"textDocument/didChange", p})
 			changed = append(changed, path)
 		}
 	}
+	notes = append(notes, e.formatLocked(b, changed, last)...)
+	if b.Save {
+		for _, path := range changed {
+			if buf := e.bufs[path]; buf != nil {
+				if err := buf.save(path); err != nil {
+					return notes, false, err
+				}
+			}
+		}
+	}
+	return notes, true, nil
+}
+
+// textEdit is the text edits of one document; a nil ver edits whatever
+// version the editor holds.
+type textEdit struct {
+	uri   string
+	ver   *int32
+	edits []TextEdit
+}
+
+// stepsOf lists req's changes in the order the editor makes them, each a
+// textEdit or a DocumentChange (a resource operation): the document
+// changes, then the changes by URI, in URI order.
+func stepsOf(req ApplyEditRequest) ([]any, error) {
+	var steps []any
+	for _, dc := range req.Edit.DocumentChanges {
+		if dc.TextDocument == nil {
+			if dc.Kind == "" {
+				return nil, errors.New("a document change that is neither a text edit nor a resource operation")
+			}
+			steps = append(steps, dc)
+			continue
+		}
+		v, err := dc.Version()
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, textEdit{uri: dc.TextDocument.URI, ver: v, edits: dc.Edits})
+	}
+	uris := make([]string, 0, len(req.Edit.Changes))
+	for uri := range req.Edit.Changes {
+		uris = append(uris, uri)
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		steps = append(steps, textEdit{uri: uri, edits: req.Edit.Changes[uri]})
+	}
+	return steps, nil
+}
+
+// formatLocked runs b.Format over the buffers an edit changed, and returns
+// the didChange notifications that report it; with b.FormatMerged the
+// change goes into the edit's own didChange (last) instead. The caller
+// holds e.mu.
+func (e *Editor) formatLocked(b ApplyBehaviour, changed []string, last map[string]*didChangeParams) []note {
+	var notes []note
 	for _, path := range changed {
 		buf := e.bufs[path]
 		if buf == nil || b.Format == nil {
@@ -179,27 +210,14 @@ func (e *Editor) applyLocked(req ApplyEditRequest, b ApplyBehaviour) ([]note, bo
 		if formatted == buf.text {
 			continue
 		}
-		ev := changeEvent{Range: &Range{End: clientPosition(buf.text, len(buf.text), e.enc)}, Text: formatted}
-		buf.text = formatted
+		ev := buf.rewrite(formatted, e.enc)
 		if p := last[path]; b.FormatMerged && p != nil {
 			p.ContentChanges = append(p.ContentChanges, ev)
 			continue
 		}
-		buf.version += e.step
-		p := &didChangeParams{ContentChanges: []changeEvent{ev}}
-		p.TextDocument.URI, p.TextDocument.Version = buf.uri, buf.version
-		notes = append(notes, note{"textDocument/didChange", p})
+		notes = append(notes, note{"textDocument/didChange", buf.changed(e.step, ev)})
 	}
-	if b.Save {
-		for _, path := range changed {
-			if buf := e.bufs[path]; buf != nil {
-				if err := os.WriteFile(path, []byte(bomIf(buf.bom)+buf.text), 0o644); err != nil {
-					return notes, false, err
-				}
-			}
-		}
-	}
-	return notes, true, nil
+	return notes
 }
 
 // resourceLocked performs a create, rename or delete on disk, moving or
@@ -324,15 +342,10 @@ func (e *Editor) saveDocument(reply jsonrpc2.Replier, params json.RawMessage) {
 	default:
 		if sb.Format != nil {
 			if formatted := sb.Format(buf.text); formatted != buf.text {
-				ev := changeEvent{Range: &Range{End: clientPosition(buf.text, len(buf.text), e.enc)}, Text: formatted}
-				buf.text = formatted
-				buf.version += e.step
-				dp := &didChangeParams{ContentChanges: []changeEvent{ev}}
-				dp.TextDocument.URI, dp.TextDocument.Version = buf.uri, buf.version
-				notes = append(notes, note{"textDocument/didChange", dp})
+				notes = append(notes, note{"textDocument/didChange", buf.changed(e.step, buf.rewrite(formatted, e.enc))})
 			}
 		}
-		if err := os.WriteFile(path, []byte(bomIf(buf.bom)+buf.text), 0o644); err != nil {
+		if err := buf.save(path); err != nil {
 			answer = map[string]any{"saved": false, "reason": err.Error()}
 			break
 		}

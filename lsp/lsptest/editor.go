@@ -49,6 +49,28 @@ type buffer struct {
 	bom     bool
 }
 
+// changed moves b's version on by step and returns the didChange that
+// reports evs at the new version.
+func (b *buffer) changed(step int32, evs ...changeEvent) *didChangeParams {
+	b.version += step
+	p := &didChangeParams{ContentChanges: evs}
+	p.TextDocument.URI, p.TextDocument.Version = b.uri, b.version
+	return p
+}
+
+// rewrite replaces b's whole text, as a formatter does, and returns the
+// change event that says so in encoding enc.
+func (b *buffer) rewrite(text, enc string) changeEvent {
+	ev := changeEvent{Range: &Range{End: clientPosition(b.text, len(b.text), enc)}, Text: text}
+	b.text = text
+	return ev
+}
+
+// save writes b to path, its BOM included.
+func (b *buffer) save(path string) error {
+	return os.WriteFile(path, []byte(bomIf(b.bom)+b.text), 0o644)
+}
+
 // Editor is the scripted editor. Its methods fail the test they were
 // created for rather than return errors, except the ones that return the
 // server's answer as it came.
@@ -450,10 +472,7 @@ func (e *Editor) TypeAt(rel string, start, end int, text string, hold bool) {
 	}
 	r := Range{Start: clientPosition(b.text, start, e.enc), End: clientPosition(b.text, end, e.enc)}
 	b.text = b.text[:start] + text + b.text[end:]
-	b.version += e.step
-	p := &didChangeParams{ContentChanges: []changeEvent{{Range: &r, Text: text}}}
-	p.TextDocument.URI, p.TextDocument.Version = b.uri, b.version
-	n := note{"textDocument/didChange", p}
+	n := note{"textDocument/didChange", b.changed(e.step, changeEvent{Range: &r, Text: text})}
 	if hold {
 		e.held = append(e.held, n)
 		return
