@@ -250,6 +250,18 @@ func TestStaleSkipWithHeldKeystrokes(t *testing.T) {
 	}
 }
 
+// typeOnce is an OnRefuse for which the user types text at the byte at of
+// rel before the editor's first refusal, and only then.
+func typeOnce(rel string, at int, text string) func(*lsptest.Editor) {
+	typed := false
+	return func(e *lsptest.Editor) {
+		if !typed {
+			typed = true
+			e.TypeAt(rel, at, at, text, false)
+		}
+	}
+}
+
 // applied:false means the editor changed nothing.
 func TestAppliedFalse(t *testing.T) {
 	t.Run("once, buffer unchanged", func(t *testing.T) {
@@ -291,16 +303,6 @@ func TestAppliedFalse(t *testing.T) {
 			t.Fatalf("versions sent = %v, want [1 2]: the stale one, then the typed one", versions)
 		}
 	})
-	// The user types before the editor's first refusal, and only then.
-	typeOnce := func(rel string, at int, text string) func(*lsptest.Editor) {
-		typed := false
-		return func(e *lsptest.Editor) {
-			if !typed {
-				typed = true
-				e.TypeAt(rel, at, at, text, false)
-			}
-		}
-	}
 	for _, tc := range []struct {
 		name    string
 		ops     string

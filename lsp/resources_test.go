@@ -11,7 +11,7 @@ import (
 	"hashline-ls/lsp/lsptest"
 )
 
-// Create, rename and delete travel as resource operations when the editor
+// Create and rename travel as resource operations when the editor
 // announces them, and the editor performs them.
 func TestResourceOperations(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
@@ -78,23 +78,27 @@ func TestResourceOperations(t *testing.T) {
 			t.Fatalf("edit after MV: buffer %q result %s", e.BufferText("o2.txt"), res.Raw)
 		}
 	})
-	t.Run("REM deletes", func(t *testing.T) {
-		for _, open := range []bool{false, true} {
-			e.WriteFile("r.txt", "remove me\n")
-			if open {
-				e.Open("r.txt", 1)
-			}
-			r := e.Read("r.txt")
-			res := e.Edit("r.txt", r.Tag, "REM")
-			if !res.Removed || e.Exists("r.txt") || e.Holds("r.txt") {
-				t.Fatalf("open %v: result %s, file exists %v, buffer held %v", open, res.Raw, e.Exists("r.txt"), e.Holds("r.txt"))
-			}
-			dcs := lastApply(t, e).Edit.DocumentChanges
-			if len(dcs) != 1 || dcs[0].Kind != "delete" || dcs[0].URI != lsptest.URI(e.Path("r.txt")) {
-				t.Fatalf("document changes = %+v, want one DeleteFile", dcs)
-			}
+}
+
+// REM travels as a DeleteFile, whether the editor holds the file or not.
+func TestResourceOperationDelete(t *testing.T) {
+	e := lsptest.New(t, lsptest.VSCode())
+	e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+	for _, open := range []bool{false, true} {
+		e.WriteFile("r.txt", "remove me\n")
+		if open {
+			e.Open("r.txt", 1)
 		}
-	})
+		r := e.Read("r.txt")
+		res := e.Edit("r.txt", r.Tag, "REM")
+		if !res.Removed || e.Exists("r.txt") || e.Holds("r.txt") {
+			t.Fatalf("open %v: result %s, file exists %v, buffer held %v", open, res.Raw, e.Exists("r.txt"), e.Holds("r.txt"))
+		}
+		dcs := lastApply(t, e).Edit.DocumentChanges
+		if len(dcs) != 1 || dcs[0].Kind != "delete" || dcs[0].URI != lsptest.URI(e.Path("r.txt")) {
+			t.Fatalf("document changes = %+v, want one DeleteFile", dcs)
+		}
+	}
 }
 
 // An editor that takes documentChanges but no resource operations: files

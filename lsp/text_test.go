@@ -123,6 +123,21 @@ func TestCRLFAndBOM(t *testing.T) {
 	})
 }
 
+// width is the length of s in the position encoding enc.
+func width(enc, s string) uint32 {
+	if enc == "utf-8" {
+		return uint32(len(s))
+	}
+	n := uint32(0)
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
 // Emoji (two UTF-16 units, four UTF-8 bytes) and CJK (one unit, three
 // bytes) under each position encoding: typing after them, and the server's
 // edits at columns after them.
@@ -135,19 +150,6 @@ func TestUnicodePositions(t *testing.T) {
 				opts.Encodings = []string{"utf-8", "utf-16"}
 			}
 			e := lsptest.New(t, opts)
-			width := func(s string) uint32 {
-				if enc == "utf-8" {
-					return uint32(len(s))
-				}
-				n := uint32(0)
-				for _, r := range s {
-					n++
-					if r >= 0x10000 {
-						n++
-					}
-				}
-				return n
-			}
 			e.WriteFile("u.txt", "α😀 one\n漢字 two\n🎉三 three")
 			e.Open("u.txt", 0)
 
@@ -170,7 +172,7 @@ func TestUnicodePositions(t *testing.T) {
 				t.Fatalf("append: buffer %q result %s, want %q", got, res.Raw, want)
 			}
 			te := lastEdits(t, e)[0]
-			end3 := pos(2, width("🎉三 three"))
+			end3 := pos(2, width(enc, "🎉三 three"))
 			if te.Range != span(end3, end3) || te.NewText != "\nend 🎯" {
 				t.Fatalf("append edit = %+v %q, want an insert at %+v", te.Range, te.NewText, end3)
 			}
@@ -182,7 +184,7 @@ func TestUnicodePositions(t *testing.T) {
 				t.Fatalf("cut: buffer %q result %s, want %q", got, res.Raw, typed)
 			}
 			te = lastEdits(t, e)[0]
-			if te.Range != span(end3, pos(3, width("end 🎯"))) || te.NewText != "" {
+			if te.Range != span(end3, pos(3, width(enc, "end 🎯"))) || te.NewText != "" {
 				t.Fatalf("cut edit = %+v %q, want %+v to the end", te.Range, te.NewText, end3)
 			}
 
