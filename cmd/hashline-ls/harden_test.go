@@ -135,15 +135,22 @@ func TestVerbReadSwappedForFIFO(t *testing.T) {
 	}
 }
 
-// buildBinary builds hashline-ls for tests that run it as a user does.
+// buildBinary builds hashline-ls for tests that run it as a user does;
+// -short skips them.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "hashline-ls")
+	return build(t)
+}
+
+// build builds hashline-ls into a folder of the test's own.
+func build(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "hashline-ls")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+		tb.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin
 }
