@@ -11,6 +11,7 @@ import (
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/workspace"
 )
 
@@ -18,15 +19,7 @@ import (
 func newServer(t *testing.T, files map[string]string) (*Server, string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	roots, err := workspace.New(dir)
 	if err != nil {
 		t.Fatal(err)

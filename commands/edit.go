@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,11 +32,7 @@ type EditResult struct {
 	rendered
 }
 
-func (s *Server) edit(ctx context.Context, args json.RawMessage) (Result, error) {
-	var a EditArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) edit(ctx context.Context, a EditArgs) (Result, error) {
 	sess := s.Sessions.Get(a.sessionName())
 	wp, err := s.resolve(a.Path)
 	// A path that names no file may be a slip for a file this session

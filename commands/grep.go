@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -117,11 +116,7 @@ type OpenFiles interface {
 	IsOpen(abs string) bool
 }
 
-func (s *Server) grep(ctx context.Context, args json.RawMessage) (Result, error) {
-	var a GrepArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) grep(ctx context.Context, a GrepArgs) (Result, error) {
 	g, err := s.newGrepper(ctx, a)
 	if err != nil {
 		return nil, err

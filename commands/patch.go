@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -47,11 +46,7 @@ type patchFile struct {
 // patch runs a kli patch (DESIGN §7): every anchor of every file is
 // re-hashed against the live text, every problem is gathered, and one
 // problem writes nothing; a clean patch goes out as one change set.
-func (s *Server) patch(ctx context.Context, args json.RawMessage) (Result, error) {
-	var a PatchArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) patch(ctx context.Context, a PatchArgs) (Result, error) {
 	secs, problems := hashline.ParsePatch(a.Patch)
 	sess := s.Sessions.Get(a.sessionName())
 	files, problems := s.patchFiles(secs, problems)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -39,11 +38,7 @@ type ReadResult struct {
 	rendered
 }
 
-func (s *Server) read(ctx context.Context, args json.RawMessage) (Result, error) {
-	var a ReadArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) read(ctx context.Context, a ReadArgs) (Result, error) {
 	wp, live, err := s.existing(ctx, a.Path)
 	if err != nil {
 		return nil, err

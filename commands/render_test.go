@@ -3,12 +3,12 @@ package commands
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -72,17 +72,11 @@ func TestRender(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := textOf(tc.res)
 			golden := filepath.Join("testdata", "render", tc.name+".txt")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			want, ok := testenv.Golden(t, golden, got, *update)
+			if !ok {
 				return
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
+			if got != want {
 				t.Errorf("text differs from %s (run go test -update and review the diff):\ngot:\n%s\nwant:\n%s", golden, got, want)
 			}
 			if got == "" || !strings.HasSuffix(got, "\n") {

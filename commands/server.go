@@ -174,13 +174,25 @@ type handler func(ctx context.Context, args json.RawMessage) (Result, error)
 
 func (s *Server) handlers() map[string]handler {
 	return map[string]handler{
-		CmdRead:       s.read,
-		CmdGrep:       s.grep,
-		CmdPatch:      s.patch,
-		CmdEdit:       s.edit,
-		CmdWrite:      s.write,
+		CmdRead:       decoded(s.read),
+		CmdGrep:       decoded(s.grep),
+		CmdPatch:      decoded(s.patch),
+		CmdEdit:       decoded(s.edit),
+		CmdWrite:      decoded(s.write),
 		CmdDescribe:   s.describe,
-		CmdSessionEnd: s.sessionEnd,
+		CmdSessionEnd: decoded(s.sessionEnd),
+	}
+}
+
+// decoded is the handler that unmarshals the validated args into the A
+// that run takes.
+func decoded[A any](run func(ctx context.Context, a A) (Result, error)) handler {
+	return func(ctx context.Context, args json.RawMessage) (Result, error) {
+		var a A
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("arguments: %v: fix them and send the call again", err)}
+		}
+		return run(ctx, a)
 	}
 }
 
@@ -278,14 +290,6 @@ func fieldOf(msg string) string {
 	return ""
 }
 
-// decode unmarshals validated args.
-func decode(args json.RawMessage, v any) error {
-	if err := json.Unmarshal(args, v); err != nil {
-		return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("arguments: %v: fix them and send the call again", err)}
-	}
-	return nil
-}
-
 // resolve maps a path argument into the workspace.
 func (s *Server) resolve(p string) (workspace.Path, error) {
 	wp, err := s.Roots.Resolve(p)
@@ -311,10 +315,6 @@ type SessionEndResult struct {
 	rendered
 }
 
-func (s *Server) sessionEnd(_ context.Context, args json.RawMessage) (Result, error) {
-	var a Common
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) sessionEnd(_ context.Context, a Common) (Result, error) {
 	return &SessionEndResult{OK: true, Ended: s.Sessions.End(a.sessionName())}, nil
 }

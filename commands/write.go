@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"hashline-ls/documents"
@@ -27,11 +26,7 @@ type WriteResult struct {
 	rendered
 }
 
-func (s *Server) write(ctx context.Context, args json.RawMessage) (Result, error) {
-	var a WriteArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 	wp, err := s.resolve(a.Path)
 	if err != nil {
 		return nil, err

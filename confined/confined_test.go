@@ -9,12 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"hashline-ls/internal/testenv"
 )
 
 // openers runs f with each way of opening beneath a root this machine has:
@@ -36,25 +37,17 @@ func openers(t *testing.T, f func(t *testing.T)) {
 	}
 }
 
-func mkfile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // tree is a root with a file, a folder, a FIFO and links that stay inside
 // or lead out, and a folder outside it.
 func tree(t *testing.T) (root, outside string) {
 	t.Helper()
 	base := t.TempDir()
 	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
-	mkfile(t, filepath.Join(root, "sub", "data.txt"), "inside\n")
-	mkfile(t, filepath.Join(outside, "data.txt"), "outside\n")
-	mkfile(t, filepath.Join(root, "big.txt"), strings.Repeat("x", 100))
+	testenv.WriteFiles(t, base, map[string]string{
+		"root/sub/data.txt": "inside\n",
+		"outside/data.txt":  "outside\n",
+		"root/big.txt":      strings.Repeat("x", 100),
+	})
 	if err := unix.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -106,30 +99,6 @@ func TestReadFile(t *testing.T) {
 	})
 }
 
-// exchange swaps a and b (RENAME_EXCHANGE) until stop is closed, and
-// returns how many swaps it made once it has stopped.
-func exchange(t *testing.T, a, b string, stop <-chan struct{}) func() int {
-	t.Helper()
-	var swaps atomic.Int64
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("exchange: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	}()
-	return func() int { <-done; return int(swaps.Load()) }
-}
-
 // A folder swapped for a link to outside while reads run: no read returns
 // the outside file (issue 13, point 1). Before the fix, a check by name
 // and an open by name returned it within about 100 reads.
@@ -139,8 +108,7 @@ func TestReadFileFolderSwappedForLink(t *testing.T) {
 		if err := os.Symlink(outside, filepath.Join(root, "sublink")); err != nil {
 			t.Fatal(err)
 		}
-		stop := make(chan struct{})
-		swaps := exchange(t, filepath.Join(root, "sub"), filepath.Join(root, "sublink"), stop)
+		stop := testenv.Swap(t, filepath.Join(root, "sub"), filepath.Join(root, "sublink"))
 		inside, refused := 0, 0
 		// At least 2000 reads, and on until both outcomes were seen: on a
 		// loaded machine the swaps may pause for a while.
@@ -150,19 +118,16 @@ func TestReadFileFolderSwappedForLink(t *testing.T) {
 			case err == nil && string(b) == "inside\n":
 				inside++
 			case err == nil:
-				close(stop)
-				swaps()
+				stop()
 				t.Fatalf("read %d returned %q from outside the root", i, b)
 			case errors.Is(err, ErrOutside), errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 				refused++
 			default:
-				close(stop)
-				swaps()
+				stop()
 				t.Fatalf("read %d: %v", i, err)
 			}
 		}
-		close(stop)
-		n := swaps()
+		n := stop()
 		t.Logf("%d swaps: %d reads inside, %d refused", n, inside, refused)
 		if inside == 0 || refused == 0 {
 			t.Fatalf("the swap never raced a read (%d inside, %d refused): the test proves nothing", inside, refused)
@@ -174,9 +139,7 @@ func TestReadFileFolderSwappedForLink(t *testing.T) {
 func TestReadFileSwappedForFIFO(t *testing.T) {
 	openers(t, func(t *testing.T) {
 		root, _ := tree(t)
-		stop := make(chan struct{})
-		swaps := exchange(t, filepath.Join(root, "big.txt"), filepath.Join(root, "fifo"), stop)
-		defer func() { close(stop); swaps() }()
+		testenv.Swap(t, filepath.Join(root, "big.txt"), filepath.Join(root, "fifo"))
 		files, fifos := 0, 0
 		for i := 0; i < 2000 || (files == 0 || fifos == 0) && i < 50000; i++ {
 			_, _, err := ReadFile(root, "big.txt", 1<<20)

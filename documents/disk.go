@@ -79,26 +79,28 @@ func (d Disk) read(abs string) ([]byte, confined.Info, error) {
 // holds reports whether the file abs holds exactly text, without reading
 // it whole.
 func (d Disk) holds(abs, text string) bool {
-	root, rel, err := d.locate(abs)
-	if err != nil {
-		return false
-	}
-	dir, err := confined.OpenDir(root, filepath.Dir(rel))
-	if err != nil {
-		return false
-	}
-	defer dir.Close()
-	f, err := dir.Open(filepath.Base(rel), os.O_RDONLY)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	same, err := f.Holds(text)
-	return err == nil && same
+	return d.inFolder(abs, func(dir *confined.Dir, name string) bool {
+		f, err := dir.Open(name, os.O_RDONLY)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		same, err := f.Holds(text)
+		return err == nil && same
+	})
 }
 
 // exists reports whether anything is at abs, beneath its root.
 func (d Disk) exists(abs string) bool {
+	return d.inFolder(abs, func(dir *confined.Dir, name string) bool {
+		ok, _ := dir.Exists(name)
+		return ok
+	})
+}
+
+// inFolder opens the folder that holds abs beneath its root and asks f
+// about abs's name there; a path it cannot open answers false.
+func (d Disk) inFolder(abs string, f func(dir *confined.Dir, name string) bool) bool {
 	root, rel, err := d.locate(abs)
 	if err != nil {
 		return false
@@ -108,8 +110,7 @@ func (d Disk) exists(abs string) bool {
 		return false
 	}
 	defer dir.Close()
-	ok, _ := dir.Exists(filepath.Base(rel))
-	return ok
+	return f(dir, filepath.Base(rel))
 }
 
 // diskError gives a failure to open or read rel its code and next step. A

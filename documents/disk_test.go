@@ -161,14 +161,9 @@ func TestDiskApplyStagingFails(t *testing.T) {
 		gone := filepath.Join(dir, "gone", "d.txt")
 		live := Live{Text: hashline.NewText("d\n")}
 		cs.Files = append(cs.Files[:1], append([]FileChange{{Kind: Modify, Path: gone, Old: &live, New: hashline.NewText("D\n")}}, cs.Files[1:]...)...)
-		tries := failRename(t, "")
-		if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil || !strings.Contains(err.Error(), "stage") {
+		if err := failsStaging(t, dir, files, cs); !strings.Contains(err.Error(), "stage") {
 			t.Fatalf("Apply = %v: want a staging failure", err)
 		}
-		if *tries != 0 {
-			t.Fatalf("%d renames ran before staging finished", *tries)
-		}
-		unchanged(t, dir, files)
 	})
 	t.Run("folder is a file", func(t *testing.T) {
 		dir, files, cs := threeFiles(t)
@@ -180,14 +175,7 @@ func TestDiskApplyStagingFails(t *testing.T) {
 		}
 		live := Live{Text: hashline.NewText("d\n")}
 		cs.Files = append(cs.Files, FileChange{Kind: Modify, Path: filepath.Join(blocker, "d.txt"), Old: &live, New: hashline.NewText("D\n")})
-		tries := failRename(t, "")
-		if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil {
-			t.Fatal("Apply succeeded: want a staging failure")
-		}
-		if *tries != 0 {
-			t.Fatalf("%d renames ran before staging finished", *tries)
-		}
-		unchanged(t, dir, files)
+		failsStaging(t, dir, files, cs)
 		if b, _ := os.ReadFile(blocker); string(b) != "not a folder\n" {
 			t.Fatalf("blocker = %q", b)
 		}
@@ -200,16 +188,25 @@ func TestDiskApplyStagingFails(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = os.Chmod(sub, 0o755) })
-			tries := failRename(t, "")
-			if _, err := diskAt(t, dir).Apply(context.Background(), cs); err == nil {
-				t.Fatal("Apply succeeded in a read-only folder")
-			}
-			if *tries != 0 {
-				t.Fatalf("%d renames ran before staging finished", *tries)
-			}
-			unchanged(t, dir, files)
+			failsStaging(t, dir, files, cs)
 		})
 	}
+}
+
+// failsStaging applies cs and asserts that it failed before any file was
+// renamed into place, leaving files as they were; it returns the failure.
+func failsStaging(t *testing.T, dir string, files []diskFile, cs ChangeSet) error {
+	t.Helper()
+	tries := failRename(t, "")
+	_, err := diskAt(t, dir).Apply(context.Background(), cs)
+	if err == nil {
+		t.Fatal("Apply succeeded: want a staging failure")
+	}
+	if *tries != 0 {
+		t.Fatalf("%d renames ran before staging finished", *tries)
+	}
+	unchanged(t, dir, files)
+	return err
 }
 
 // A failed rename also undoes a file the same change set created, so a

@@ -23,7 +23,13 @@ type editFixture struct {
 // readFixture returns a fixture whose session read all of raw at path.
 func readFixture(t *testing.T, path, raw string) *editFixture {
 	t.Helper()
-	f := &editFixture{t: t, s: hashline.NewSession(), path: path, display: path, live: hashline.NewText(raw)}
+	return readIn(t, hashline.NewSession(), path, raw)
+}
+
+// readIn is readFixture in the session s.
+func readIn(t *testing.T, s *hashline.Session, path, raw string) *editFixture {
+	t.Helper()
+	f := &editFixture{t: t, s: s, path: path, display: path, live: hashline.NewText(raw)}
 	f.s.Read(path, path, f.live, 1, f.live.Len()+1)
 	return f
 }
@@ -50,6 +56,17 @@ func (f *editFixture) mustPlan(ops string) *hashline.Plan {
 func (f *editFixture) commit(p *hashline.Plan) {
 	f.s.Commit(p, f.path, p.New)
 	f.live = p.New
+}
+
+// mustCommit plans ops, fails the test unless they make want, and commits
+// the plan.
+func (f *editFixture) mustCommit(ops, want string) {
+	f.t.Helper()
+	p := f.mustPlan(ops)
+	if p.New.Raw() != want {
+		f.t.Fatalf("after %q: new text %q, want %q", ops, p.New.Raw(), want)
+	}
+	f.commit(p)
 }
 
 // change replaces the live text behind the session's back, as another
@@ -270,8 +287,7 @@ func TestNamedRegistersAcrossCalls(t *testing.T) {
 	}
 
 	// Before the commit the capture is not the session's.
-	dst := &editFixture{t: t, s: src.s, path: "dst.go", display: "dst.go", live: hashline.NewText("package b\n")}
-	src.s.Read("dst.go", "dst.go", dst.live, 1, 10)
+	dst := readIn(t, src.s, "dst.go", "package b\n")
 	_, err := dst.plan("PUT >$ @fn")
 	wantCode(t, err, hashline.CodeRegisterEmpty)
 
@@ -289,98 +305,6 @@ func TestNamedRegistersAcrossCalls(t *testing.T) {
 	if again.New.Raw() != "func F() {}\npackage b\nfunc F() {}\n" {
 		t.Fatalf("second paste = %q", again.New.Raw())
 	}
-}
-
-// The register file holds 16 names; a seventeenth evicts the coldest, and a
-// register read recently is not the coldest.
-func TestNamedRegistersLRU(t *testing.T) {
-	t.Parallel()
-	var b strings.Builder
-	for i := 1; i <= 40; i++ {
-		fmt.Fprintf(&b, "l%d\n", i)
-	}
-	f := readFixture(t, "f.txt", b.String())
-	capture := func(name string) {
-		t.Helper()
-		// Line 1 of the current text, which each capture removes.
-		f.commit(f.mustPlan("CUT 1.=1 @" + name))
-	}
-	for i := 0; i < hashline.MaxRegisters; i++ {
-		capture(fmt.Sprintf("r%d", i))
-	}
-	// Reading r0 makes it the warmest; r1 is now the coldest.
-	f.commit(f.mustPlan("PUT >$ @r0"))
-	capture("r16")
-
-	_, err := f.plan("PUT >$ @r1")
-	he := wantCode(t, err, hashline.CodeRegisterEmpty)
-	if he.Message != "op 1 (PUT >$ @r1): register @r1 is empty in this session: capture into it first with CUT N.=M @r1 (in this call or an earlier one)" {
-		t.Fatalf("message = %s", he.Message)
-	}
-	for _, name := range []string{"r0", "r2", "r15", "r16"} {
-		p := f.mustPlan("PUT >$ @" + name)
-		want := map[string]string{"r0": "l1", "r2": "l3", "r15": "l16", "r16": "l17"}[name]
-		if last := p.New.Line(p.New.Len()); last != want {
-			t.Fatalf("@%s pasted %q, want %q", name, last, want)
-		}
-	}
-	regs := hashline.NewRegisters()
-	for i := 0; i < 17; i++ {
-		regs.Set(fmt.Sprint(i), []string{fmt.Sprint(i)})
-	}
-	if _, ok := regs.Get("0"); ok || regs.Len() != 16 {
-		t.Fatalf("after 17 sets: Get(0) ok=%v Len()=%d, want false and 16", ok, regs.Len())
-	}
-}
-
-func TestCaptureLimits(t *testing.T) {
-	t.Parallel()
-	lines := func(n int) string { return strings.Repeat("x\n", n) }
-	cases := []struct {
-		name string
-		raw  string
-		ops  string
-		msg  string // "" for success
-	}{
-		{"4096 lines", lines(4097), "CUT 1.=4096 @a", ""},
-		{"4097 lines", lines(4097), "CUT 1.=4097 @a",
-			"op 1 (CUT 1.=4097 @a) captures 4097 lines (8194 bytes), over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls"},
-		// A captured line counts its text and one ending.
-		{"1 MiB", strings.Repeat("y", 1<<20-1) + "\nz\n", "CUT 1.=1", ""},
-		{"1 MiB and one byte", strings.Repeat("y", 1<<20) + "\nz\n", "CUT 1.=1",
-			"op 1 (CUT 1.=1) captures 1 line (1048577 bytes), over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			s := hashline.NewSession()
-			live := hashline.NewText(c.raw)
-			s.Record("f", live, hashline.FullLineSet(live.Len()))
-			p, err := s.Plan(hashline.EditRequest{Path: "f", Display: "f", Tag: string(live.Tag()), Ops: c.ops}, live)
-			if c.msg == "" {
-				if err != nil {
-					t.Fatalf("Plan: %v", err)
-				}
-				if want := live.Len() - mustRangeLen(t, c.ops); p.New.Len() != want {
-					t.Fatalf("new text has %d lines, want %d", p.New.Len(), want)
-				}
-				return
-			}
-			he := wantCode(t, err, hashline.CodeInvalidArgument)
-			if he.Message != c.msg || he.Details.Field != "ops" || he.Details.Op != 1 {
-				t.Fatalf("message %q field %q op %d, want %q, ops, 1", he.Message, he.Details.Field, he.Details.Op, c.msg)
-			}
-		})
-	}
-}
-
-func mustRangeLen(t *testing.T, ops string) int {
-	t.Helper()
-	p, err := hashline.Parse(ops)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Ops[0].Loc.M - p.Ops[0].Loc.N + 1
 }
 
 func TestAmplificationLimit(t *testing.T) {

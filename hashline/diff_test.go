@@ -23,14 +23,7 @@ import (
 // before Unified, prints "diff" too, or the "udiff" section where it
 // differs, so every difference between the two is written down here.
 func TestUnifiedGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "unified", "*.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 12 {
-		t.Fatalf("found %d unified golden files, want at least 12", len(files))
-	}
-	for _, path := range files {
+	for _, path := range goldenFiles(t, "unified", 12) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			g := readGolden(t, path)
 			old, new := goldenText(t, g, "old"), goldenText(t, g, "new")

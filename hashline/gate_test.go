@@ -43,12 +43,7 @@ func TestBranchADirect(t *testing.T) {
 	// line keeps the whitespace the file has now.
 	f.change("a  \nb\nc\t\n")
 	p, err := f.s.Plan(f.req(string(hashline.TagOf("a\nb\nc\n")), "PUT 2.=2:\n+B"), f.live)
-	if err != nil {
-		t.Fatalf("after a trailing-whitespace change: %v", err)
-	}
-	if p.New.Raw() != "a  \nB\nc\t\n" {
-		t.Fatalf("new text %q, want %q", p.New.Raw(), "a  \nB\nc\t\n")
-	}
+	wantNew(t, p, err, "a  \nB\nc\t\n")
 }
 
 func TestProvenanceGate(t *testing.T) {
@@ -184,12 +179,7 @@ func TestBranchBPositionStable(t *testing.T) {
 			f.s.Read("f.txt", "f.txt", hashline.NewText(old), 1, 10)
 			f.change(now)
 			p, err := f.s.Plan(f.req(string(oldTag), c.ops), f.live)
-			if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			if p.New.Raw() != c.want {
-				t.Fatalf("new text %q, want %q", p.New.Raw(), c.want)
-			}
+			wantNew(t, p, err, c.want)
 			if len(p.Warnings) != 1 || p.Warnings[0] != (hashline.Warning{Kind: hashline.WarnDrift, Message: drift}) {
 				t.Fatalf("warnings %+v, want one drift warning %q", p.Warnings, drift)
 			}
@@ -317,12 +307,7 @@ func TestTagCollisionIsNotUnchanged(t *testing.T) {
 	// Once the live text has been shown, the same tag names it too, and
 	// the retry applies to what was shown.
 	p, err := f.s.Plan(req, f.live)
-	if err != nil {
-		t.Fatalf("retry: %v", err)
-	}
-	if p.New.Raw() != "y\n" {
-		t.Fatalf("new text %q, want %q", p.New.Raw(), "y\n")
-	}
+	wantNew(t, p, err, "y\n")
 }
 
 func TestTagRequired(t *testing.T) {

@@ -59,6 +59,20 @@ func readGolden(t *testing.T, path string) *golden {
 	return g
 }
 
+// goldenFiles lists the golden files of testdata/kind, and fails the test
+// when there are fewer than atLeast: a lost file would pass unseen.
+func goldenFiles(t *testing.T, kind string, atLeast int) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", kind, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < atLeast {
+		t.Fatalf("found %d %s golden files, want at least %d", len(files), kind, atLeast)
+	}
+	return files
+}
+
 func (g *golden) write(t *testing.T, path string) {
 	t.Helper()
 	var b strings.Builder
@@ -110,14 +124,7 @@ func formatParse(p *hashline.Patch, err error) string {
 }
 
 func TestParseGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "parse", "*.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 60 {
-		t.Fatalf("found %d parse golden files, want at least 60", len(files))
-	}
-	for _, path := range files {
+	for _, path := range goldenFiles(t, "parse", 60) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
 			g := readGolden(t, path)
 			ops, ok := g.sections["ops"]

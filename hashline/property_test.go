@@ -203,6 +203,30 @@ func (l mloc) claims() []int {
 	return nil
 }
 
+// claimsOf lists the lines ops consume or anchor on, op by op.
+func claimsOf(ops []mop) []int {
+	var out []int
+	for _, o := range ops {
+		out = append(out, o.loc.claims()...)
+	}
+	return out
+}
+
+// movedTo is ops with the lines they consume or anchor on moved to where
+// pos says each line is now.
+func movedTo(ops []mop, pos []int) []mop {
+	moved := slices.Clone(ops)
+	for i, o := range ops {
+		switch {
+		case o.loc.kind == 'r':
+			moved[i].loc = mloc{'r', pos[o.loc.n], pos[o.loc.m]}
+		case o.loc.kind == '>' || o.loc.kind == '<' && o.loc.n > 1:
+			moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
+		}
+	}
+	return moved
+}
+
 // anchored reports whether an op names a position content drift can move
 // (§9 branch B is for the others).
 func (o mop) anchored() bool {
@@ -709,7 +733,17 @@ func genOps(r *rand.Rand, orig []string, session map[string][]string) []mop {
 	if len(anon) > 0 {
 		chains = append(chains, anon)
 	}
-	// A random interleaving of the chains, each kept in order.
+	ops := interleave(r, chains)
+	if len(ops) == 0 {
+		ops = append(ops, mop{verb: mPut, loc: mloc{'$', 0, 0}, body: g.body()})
+	}
+	return ops
+}
+
+// opsText renders ops the way a model might write them: any line breaks,
+// blank lines between blocks, optionally under a [path#TAG] header.
+// interleave is a random interleaving of the chains, each kept in order.
+func interleave(r *rand.Rand, chains [][]mop) []mop {
 	var ops []mop
 	for {
 		total := 0
@@ -717,7 +751,7 @@ func genOps(r *rand.Rand, orig []string, session map[string][]string) []mop {
 			total += len(c)
 		}
 		if total == 0 {
-			break
+			return ops
 		}
 		pick := r.IntN(total)
 		for i, c := range chains {
@@ -729,14 +763,8 @@ func genOps(r *rand.Rand, orig []string, session map[string][]string) []mop {
 			pick -= len(c)
 		}
 	}
-	if len(ops) == 0 {
-		ops = append(ops, mop{verb: mPut, loc: mloc{'$', 0, 0}, body: g.body()})
-	}
-	return ops
 }
 
-// opsText renders ops the way a model might write them: any line breaks,
-// blank lines between blocks, optionally under a [path#TAG] header.
 func opsText(r *rand.Rand, ops []mop, tag Tag) string {
 	sep := "\n"
 	if r.IntN(5) == 0 {
@@ -826,10 +854,7 @@ func makeDefect(r *rand.Rand, orig []string, ops []mop, tag Tag, session map[str
 		return slices.Insert(slices.Clone(ops), i, o)
 	}
 	text := func(ops []mop) string { return opsText(r, ops, tag) }
-	var claimed []int
-	for _, o := range ops {
-		claimed = append(claimed, o.loc.claims()...)
-	}
+	claimed := claimsOf(ops)
 	for {
 		switch r.IntN(9) {
 		case 0:
@@ -1120,10 +1145,7 @@ func staleOracle(then, now []string, pos []int, ops []mop, session map[string][]
 	}
 	pos = slices.Clone(pos)
 	settle(then, now, pos)
-	var anchors []int
-	for _, o := range ops {
-		anchors = append(anchors, o.loc.claims()...)
-	}
+	anchors := claimsOf(ops)
 	if contentVerdict(then, now, pos, nil) == "cheaper" {
 		return mresult{}, "unjudged"
 	}
@@ -1135,16 +1157,7 @@ func staleOracle(then, now []string, pos []int, ops []mop, session map[string][]
 	// Echo rows restate lines of the text the ops were written against,
 	// so that is the text they are judged on, before the ops move.
 	echoed, repaired := modelEchoes(then, ops)
-	moved := slices.Clone(echoed)
-	for i, o := range ops {
-		switch {
-		case o.loc.kind == 'r':
-			moved[i].loc = mloc{'r', pos[o.loc.n], pos[o.loc.m]}
-		case o.loc.kind == '>' || o.loc.kind == '<' && o.loc.n > 1:
-			moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
-		}
-	}
-	res := spliceModel(now, moved, session)
+	res := spliceModel(now, movedTo(echoed, pos), session)
 	res.repaired = repaired
 	if res.code != "" || slices.Equal(res.texts(), now) {
 		return mresult{}, "refuse"
@@ -1156,10 +1169,7 @@ func staleOracle(then, now []string, pos []int, ops []mop, session map[string][]
 // now with every line number moved by one offset at which each line the ops
 // consume or anchor on reads in now as it did in then.
 func atSomeOffset(p *Plan, live *Text, then, now []string, ops []mop, session map[string][]string) bool {
-	var anchors []int
-	for _, o := range ops {
-		anchors = append(anchors, o.loc.claims()...)
-	}
+	anchors := claimsOf(ops)
 	echoed, repaired := modelEchoes(then, ops)
 	for off := -len(then); off <= len(now); off++ {
 		pos := make([]int, len(then)+1)
@@ -1171,16 +1181,7 @@ func atSomeOffset(p *Plan, live *Text, then, now []string, ops []mop, session ma
 		if !fits {
 			continue
 		}
-		moved := slices.Clone(echoed)
-		for i, o := range ops {
-			switch {
-			case o.loc.kind == 'r':
-				moved[i].loc = mloc{'r', pos[o.loc.n], pos[o.loc.m]}
-			case o.loc.kind == '>' || o.loc.kind == '<' && o.loc.n > 1:
-				moved[i].loc = mloc{o.loc.kind, pos[o.loc.n], 0}
-			}
-		}
-		res := spliceModel(now, moved, session)
+		res := spliceModel(now, movedTo(echoed, pos), session)
 		res.repaired = repaired
 		if res.code == "" && checkPlan(p, live, res) == nil {
 			return true
@@ -1248,6 +1249,18 @@ func TestModelTagVectors(t *testing.T) {
 	}
 }
 
+// iterations is how many cases a random test runs: full, short with
+// -short, or what its flag asks for.
+func iterations(full, short, asked int) int {
+	switch {
+	case asked > 0:
+		return asked
+	case testing.Short():
+		return short
+	}
+	return full
+}
+
 // TestPlanMatchesModel: for random texts and random valid op sets, a
 // session that read the whole file plans exactly the model's splice; an
 // invalid call fails with its code and leaves the session as it was.
@@ -1257,13 +1270,7 @@ func TestPlanMatchesModel(t *testing.T) {
 		runPropCase(t, *propSeed, stats)
 		return
 	}
-	iters := 20000
-	if testing.Short() {
-		iters = 2000
-	}
-	if *propIters > 0 {
-		iters = *propIters
-	}
+	iters := iterations(20000, 2000, *propIters)
 	const base = 0x5eed0000
 	for i := 0; i < iters; i++ {
 		runPropCase(t, base+uint64(i), stats)

@@ -53,87 +53,72 @@ func declined(t *testing.T, err error, live *hashline.Text, reason string) *hash
 // §10's warnings table, one row at a time.
 func TestRecoveryWarnings(t *testing.T) {
 	t.Parallel()
-	t.Run("external change", func(t *testing.T) {
-		t.Parallel()
-		f := readFixture(t, "f.go", recoverText)
-		old := f.live.Tag()
-		// Another writer changes a line far from the anchor: nothing moves.
-		f.change(strings.Replace(recoverText, "\tfour()", "\tfour(4)", 1))
-		p, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		want := strings.Replace(f.live.Raw(), "\ttwo()", "\tTWO()", 1)
-		if p.New.Raw() != want {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
-		}
-		if w := []hashline.Warning{externalChange("f.go", old, f.live.Tag())}; !reflect.DeepEqual(p.Warnings, w) {
-			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
-		}
-	})
-	t.Run("session chain", func(t *testing.T) {
-		t.Parallel()
-		f := readFixture(t, "f.go", recoverText)
-		old := f.live.Tag()
-		// The session's own edit makes a newer version; the model then
-		// uses the tag of the older one for a line the edit left alone.
-		f.commit(f.mustPlan("PUT 10.=10:\n+\tfour(4)"))
-		p, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		if want := strings.Replace(f.live.Raw(), "\ttwo()", "\tTWO()", 1); p.New.Raw() != want {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
-		}
-		if w := []hashline.Warning{sessionChain("f.go", old)}; !reflect.DeepEqual(p.Warnings, w) {
-			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
-		}
-	})
-	t.Run("line remap", func(t *testing.T) {
-		t.Parallel()
-		f := readFixture(t, "f.go", recoverText)
-		old := f.live.Tag()
-		// Two imports added above: every line below moved down by 2.
-		f.change("package p\nimport \"os\"\nimport \"io\"\n" + strings.TrimPrefix(recoverText, "package p\n"))
-		p, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()\nPUT >10:\n+\tfive()"), f.live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		want := "package p\nimport \"os\"\nimport \"io\"\n\nfunc a() {\n\tone()\n\tTWO()\n\tthree()\n}\n\nfunc b() {\n\tfour()\n\tfive()\n}\n"
-		if p.New.Raw() != want {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
-		}
-		w := []hashline.Warning{externalChange("f.go", old, f.live.Tag()), lineRemap(2)}
-		if !reflect.DeepEqual(p.Warnings, w) {
-			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
-		}
-		// Lines removed above move the edit up.
-		f = readFixture(t, "f.go", recoverText)
-		f.change(strings.TrimPrefix(recoverText, "package p\n\n"))
-		p, err = f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
-		if err != nil {
-			t.Fatalf("Plan after lines went: %v", err)
-		}
-		if p.New.Line(3) != "\tTWO()" || !reflect.DeepEqual(p.Warnings, []hashline.Warning{externalChange("f.go", old, f.live.Tag()), lineRemap(-2)}) {
-			t.Fatalf("new text %q warnings %+v", p.New.Raw(), p.Warnings)
-		}
-	})
-	t.Run("session chain with a line remap", func(t *testing.T) {
-		t.Parallel()
-		f := readFixture(t, "f.go", recoverText)
-		old := f.live.Tag()
-		f.commit(f.mustPlan("PUT <1:\n+// Package p.\n+// It is small."))
-		p, err := f.s.Plan(f.req(string(old), "CUT 10.=10"), f.live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		if want := strings.Replace(f.live.Raw(), "\tfour()\n", "", 1); p.New.Raw() != want {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
-		}
-		if w := []hashline.Warning{sessionChain("f.go", old), lineRemap(2)}; !reflect.DeepEqual(p.Warnings, w) {
-			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
-		}
-	})
+	replace := func(old, new string) func(live string) string {
+		return func(live string) string { return strings.Replace(live, old, new, 1) }
+	}
+	cases := []struct {
+		name string
+		// drift makes a version newer than the read, whose tag the ops
+		// then name.
+		drift    func(f *editFixture)
+		ops      string
+		want     func(live string) string
+		warnings func(old, now hashline.Tag) []hashline.Warning
+	}{
+		{name: "external change",
+			// Another writer changes a line far from the anchor: nothing moves.
+			drift: func(f *editFixture) { f.change(strings.Replace(recoverText, "\tfour()", "\tfour(4)", 1)) },
+			ops:   "PUT 5.=5:\n+\tTWO()", want: replace("\ttwo()", "\tTWO()"),
+			warnings: func(old, now hashline.Tag) []hashline.Warning {
+				return []hashline.Warning{externalChange("f.go", old, now)}
+			}},
+		{name: "session chain",
+			// The session's own edit makes a newer version; the model then
+			// uses the tag of the older one for a line the edit left alone.
+			drift: func(f *editFixture) { f.commit(f.mustPlan("PUT 10.=10:\n+\tfour(4)")) },
+			ops:   "PUT 5.=5:\n+\tTWO()", want: replace("\ttwo()", "\tTWO()"),
+			warnings: func(old, _ hashline.Tag) []hashline.Warning {
+				return []hashline.Warning{sessionChain("f.go", old)}
+			}},
+		{name: "line remap",
+			// Two imports added above: every line below moved down by 2.
+			drift: func(f *editFixture) {
+				f.change("package p\nimport \"os\"\nimport \"io\"\n" + strings.TrimPrefix(recoverText, "package p\n"))
+			},
+			ops: "PUT 5.=5:\n+\tTWO()\nPUT >10:\n+\tfive()",
+			want: func(string) string {
+				return "package p\nimport \"os\"\nimport \"io\"\n\nfunc a() {\n\tone()\n\tTWO()\n\tthree()\n}\n\nfunc b() {\n\tfour()\n\tfive()\n}\n"
+			},
+			warnings: func(old, now hashline.Tag) []hashline.Warning {
+				return []hashline.Warning{externalChange("f.go", old, now), lineRemap(2)}
+			}},
+		{name: "line remap up",
+			// Lines removed above move the edit up.
+			drift: func(f *editFixture) { f.change(strings.TrimPrefix(recoverText, "package p\n\n")) },
+			ops:   "PUT 5.=5:\n+\tTWO()", want: replace("\ttwo()", "\tTWO()"),
+			warnings: func(old, now hashline.Tag) []hashline.Warning {
+				return []hashline.Warning{externalChange("f.go", old, now), lineRemap(-2)}
+			}},
+		{name: "session chain with a line remap",
+			drift: func(f *editFixture) { f.commit(f.mustPlan("PUT <1:\n+// Package p.\n+// It is small.")) },
+			ops:   "CUT 10.=10", want: replace("\tfour()\n", ""),
+			warnings: func(old, _ hashline.Tag) []hashline.Warning {
+				return []hashline.Warning{sessionChain("f.go", old), lineRemap(2)}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := readFixture(t, "f.go", recoverText)
+			old := f.live.Tag()
+			c.drift(f)
+			p, err := f.s.Plan(f.req(string(old), c.ops), f.live)
+			wantNew(t, p, err, c.want(f.live.Raw()))
+			if w := c.warnings(old, f.live.Tag()); !reflect.DeepEqual(p.Warnings, w) {
+				t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
+			}
+		})
+	}
 }
 
 // Resolved block spans name lines of the snapshot, so after a remap they
@@ -206,12 +191,7 @@ func TestRecoveryContext(t *testing.T) {
 				declined(t, err, f.live, c.reason)
 				return
 			}
-			if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			if p.New.Raw() != c.want {
-				t.Fatalf("new text %q, want %q", p.New.Raw(), c.want)
-			}
+			wantNew(t, p, err, c.want)
 		})
 	}
 }
@@ -389,12 +369,7 @@ func TestRecoveryTagCollisions(t *testing.T) {
 		}
 		// Line 1 is unchanged and confirmed by the file's head: placed.
 		p, err := f.s.Plan(f.req(string(tag), "PUT >1:\n+y"), f.live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		if want := "keep\ny\n" + strings.TrimPrefix(b, "keep\n"); p.New.Raw() != want {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
-		}
+		wantNew(t, p, err, "keep\ny\n"+strings.TrimPrefix(b, "keep\n"))
 		if w := []hashline.Warning{externalChange("f.txt", tag, tag)}; !reflect.DeepEqual(p.Warnings, w) {
 			t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
 		}
@@ -432,12 +407,7 @@ func TestRecoveryTagCollisions(t *testing.T) {
 		declined(t, err, f.live, "the tag names two texts this session read, and the edit lands differently on each")
 		// Where both agree, it lands.
 		p, err := f.s.Plan(f.req(string(tag), "PUT <1:\n+top\nPUT 1.=1:\n+P"), f.live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		if want := "top\nP\n" + xa + "\nq\n" + xb + "\n"; p.New.Raw() != want {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), want)
-		}
+		wantNew(t, p, err, "top\nP\n"+xa+"\nq\n"+xb+"\n")
 	})
 }
 

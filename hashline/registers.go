@@ -43,16 +43,21 @@ func (r *Registers) Set(name string, lines []string) {
 		return
 	}
 	if len(r.named) >= MaxRegisters {
-		var cold string
-		var used uint64
-		for n, reg := range r.named {
-			if cold == "" || reg.used < used {
-				cold, used = n, reg.used
-			}
-		}
-		delete(r.named, cold)
+		delete(r.named, coldest(r.named, func(reg *register) uint64 { return reg.used }))
 	}
 	r.named[name] = &register{lines: lines, used: r.clock}
+}
+
+// coldest names the entry of m that used says was used longest ago.
+func coldest[V any](m map[string]V, used func(V) uint64) string {
+	var cold string
+	var at uint64
+	for n, v := range m {
+		if cold == "" || used(v) < at {
+			cold, at = n, used(v)
+		}
+	}
+	return cold
 }
 
 // Len is the number of named registers held.

@@ -36,11 +36,7 @@ func pasteOf(t *testing.T, f *editFixture, reg string) []string {
 func TestAnonymousRegisterLivesOneCall(t *testing.T) {
 	t.Parallel()
 	f := readFixture(t, "f.txt", "1\n2\n3\n4\n")
-	p := f.mustPlan("CUT 1.=1\nPUT >3")
-	if want := "2\n3\n1\n4\n"; p.New.Raw() != want {
-		t.Fatalf("move in one call = %q, want %q", p.New.Raw(), want)
-	}
-	f.commit(p)
+	f.mustCommit("CUT 1.=1\nPUT >3", "2\n3\n1\n4\n")
 	// A capture that is never pasted is a plain delete, and it is gone
 	// with the call too.
 	f.commit(f.mustPlan("CUT 4.=4"))
@@ -57,15 +53,10 @@ func TestAnonymousRegisterLivesOneCall(t *testing.T) {
 func TestNamedRegisterIsCapturedContent(t *testing.T) {
 	t.Parallel()
 	src := readFixture(t, "src.go", "package a\n\nfunc F() {\n\tf()\n}\n")
-	p := src.mustPlan("CUT 3.=5 @fn")
-	if want := "package a\n\n"; p.New.Raw() != want {
-		t.Fatalf("source after CUT = %q, want %q", p.New.Raw(), want)
-	}
-	src.commit(p)
+	src.mustCommit("CUT 3.=5 @fn", "package a\n\n")
 	want := []string{"func F() {", "\tf()", "}"}
 
-	dst := &editFixture{t: t, s: src.s, path: "dst.go", display: "dst.go", live: hashline.NewText("package b\n")}
-	dst.s.Read("dst.go", "dst.go", dst.live, 1, 10)
+	dst := readIn(t, src.s, "dst.go", "package b\n")
 	if got := pasteOf(t, dst, "fn"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("paste in a later call = %q, want %q", got, want)
 	}
@@ -100,12 +91,7 @@ func TestNamedRegisterIsCapturedContent(t *testing.T) {
 func TestNamedRegistersPerSession(t *testing.T) {
 	t.Parallel()
 	ss := hashline.NewSessions()
-	on := func(session string) *editFixture {
-		s := ss.Get(session)
-		f := &editFixture{t: t, s: s, path: "f.txt", display: "f.txt", live: hashline.NewText("a\nb\n")}
-		s.Read(f.path, f.display, f.live, 1, 10)
-		return f
-	}
+	on := func(session string) *editFixture { return readIn(t, ss.Get(session), "f.txt", "a\nb\n") }
 	one := on("one")
 	p := one.mustPlan("CUT 1.=1 @shared")
 	one.s.Commit(p, one.path, p.New)
@@ -137,11 +123,7 @@ func TestNamedRegistersPerSession(t *testing.T) {
 func TestCutCapturesAndDeletes(t *testing.T) {
 	t.Parallel()
 	f := readFixture(t, "f.txt", "keep\r\n\tone  \r\ntwo\r\nkeep too\r\n")
-	p := f.mustPlan("CUT 2.=3 @r")
-	if want := "keep\r\nkeep too\r\n"; p.New.Raw() != want {
-		t.Fatalf("after CUT = %q, want %q", p.New.Raw(), want)
-	}
-	f.commit(p)
+	f.mustCommit("CUT 2.=3 @r", "keep\r\nkeep too\r\n")
 	if got := pasteOf(t, f, "r"); !reflect.DeepEqual(got, []string{"\tone  ", "two"}) {
 		t.Fatalf("captured %q", got)
 	}
@@ -262,16 +244,24 @@ func TestRegisterCaptureLimits(t *testing.T) {
 	lines := func(n int) string { return strings.Repeat("x\n", n) }
 	cases := []struct {
 		name, raw, ops string
-		op, limit      int // the refused op and Details.Limit; op 0: success
+		op, limit      int    // the refused op and Details.Limit; op 0: success
+		msg            string // the whole message, where the case pins it
 	}{
-		{"4096 lines anonymous", lines(4100), "CUT 1.=4096", 0, 0},
-		{"4097 lines anonymous", lines(4100), "PUT >4100:\n+y\nCUT 1.=4097\nPUT >$", 2, hashline.MaxCaptureLines},
-		{"4097 lines named", lines(4100), "CUT 2.=4098 @big", 1, hashline.MaxCaptureLines},
+		{name: "4096 lines anonymous", raw: lines(4100), ops: "CUT 1.=4096"},
+		{name: "4096 lines named", raw: lines(4097), ops: "CUT 1.=4096 @a"},
+		{name: "4097 lines anonymous", raw: lines(4100), ops: "PUT >4100:\n+y\nCUT 1.=4097\nPUT >$", op: 2, limit: hashline.MaxCaptureLines},
+		{name: "4097 lines named", raw: lines(4100), ops: "CUT 2.=4098 @big", op: 1, limit: hashline.MaxCaptureLines},
+		{name: "4097 lines named from the top", raw: lines(4097), ops: "CUT 1.=4097 @a", op: 1, limit: hashline.MaxCaptureLines,
+			msg: "op 1 (CUT 1.=4097 @a) captures 4097 lines (8194 bytes), over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls"},
 		// Each line counts its text and one ending: 4 lines of 262143
-		// bytes and their endings are exactly 1 MiB.
-		{"1 MiB", strings.Repeat(strings.Repeat("y", 1<<18-1)+"\n", 5), "CUT 1.=4 @big", 0, 0},
-		{"1 MiB and one byte", strings.Repeat(strings.Repeat("y", 1<<18-1)+"\n", 3) + strings.Repeat("y", 1<<18) + "\nz\n", "CUT 1.=4 @big", 1, hashline.MaxCaptureBytes},
-		{"past both limits", lines(5000) + strings.Repeat("y", 1<<20) + "\n", "CUT 1.=5001", 1, hashline.MaxCaptureBytes},
+		// bytes and their endings are exactly 1 MiB, and so is one line
+		// of 1048575.
+		{name: "1 MiB", raw: strings.Repeat(strings.Repeat("y", 1<<18-1)+"\n", 5), ops: "CUT 1.=4 @big"},
+		{name: "1 MiB in one line", raw: strings.Repeat("y", 1<<20-1) + "\nz\n", ops: "CUT 1.=1"},
+		{name: "1 MiB and one byte", raw: strings.Repeat(strings.Repeat("y", 1<<18-1)+"\n", 3) + strings.Repeat("y", 1<<18) + "\nz\n", ops: "CUT 1.=4 @big", op: 1, limit: hashline.MaxCaptureBytes},
+		{name: "1 MiB and one byte in one line", raw: strings.Repeat("y", 1<<20) + "\nz\n", ops: "CUT 1.=1", op: 1, limit: hashline.MaxCaptureBytes,
+			msg: "op 1 (CUT 1.=1) captures 1 line (1048577 bytes), over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls"},
+		{name: "past both limits", raw: lines(5000) + strings.Repeat("y", 1<<20) + "\n", ops: "CUT 1.=5001", op: 1, limit: hashline.MaxCaptureBytes},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -284,8 +274,8 @@ func TestRegisterCaptureLimits(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Plan: %v", err)
 				}
-				if p.New.Raw() == c.raw {
-					t.Fatal("the capture changed nothing")
+				if want := live.Len() - mustRangeLen(t, c.ops); p.New.Len() != want {
+					t.Fatalf("new text has %d lines, want %d", p.New.Len(), want)
 				}
 				return
 			}
@@ -293,10 +283,58 @@ func TestRegisterCaptureLimits(t *testing.T) {
 			if he.Details.Op != c.op || he.Details.Field != "ops" || he.Details.Limit != c.limit {
 				t.Fatalf("details %+v, want op %d field ops limit %d", he.Details, c.op, c.limit)
 			}
-			if !strings.HasPrefix(he.Message, "op "+strconv.Itoa(c.op)+" (CUT ") || !strings.HasSuffix(he.Message, "over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls") {
+			if !strings.HasPrefix(he.Message, "op "+strconv.Itoa(c.op)+" (CUT ") || !strings.HasSuffix(he.Message, "over the register limit of 4096 lines or 1 MiB: cut the block in smaller pieces over several calls") ||
+				c.msg != "" && he.Message != c.msg {
 				t.Fatalf("message %q", he.Message)
 			}
 		})
+	}
+}
+
+func mustRangeLen(t *testing.T, ops string) int {
+	t.Helper()
+	p, err := hashline.Parse(ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Ops[0].Loc.M - p.Ops[0].Loc.N + 1
+}
+
+// The register file holds 16 names; a seventeenth evicts the coldest, and a
+// register read recently is not the coldest.
+func TestNamedRegistersLRU(t *testing.T) {
+	t.Parallel()
+	f := readFixture(t, "f.txt", numberedFile(40))
+	capture := func(name string) {
+		t.Helper()
+		// Line 1 of the current text, which each capture removes.
+		f.commit(f.mustPlan("CUT 1.=1 @" + name))
+	}
+	for i := 0; i < hashline.MaxRegisters; i++ {
+		capture(fmt.Sprintf("r%d", i))
+	}
+	// Reading r0 makes it the warmest; r1 is now the coldest.
+	f.commit(f.mustPlan("PUT >$ @r0"))
+	capture("r16")
+
+	_, err := f.plan("PUT >$ @r1")
+	he := wantCode(t, err, hashline.CodeRegisterEmpty)
+	if he.Message != "op 1 (PUT >$ @r1): register @r1 is empty in this session: capture into it first with CUT N.=M @r1 (in this call or an earlier one)" {
+		t.Fatalf("message = %s", he.Message)
+	}
+	for _, name := range []string{"r0", "r2", "r15", "r16"} {
+		p := f.mustPlan("PUT >$ @" + name)
+		want := map[string]string{"r0": "line 1", "r2": "line 3", "r15": "line 16", "r16": "line 17"}[name]
+		if last := p.New.Line(p.New.Len()); last != want {
+			t.Fatalf("@%s pasted %q, want %q", name, last, want)
+		}
+	}
+	regs := hashline.NewRegisters()
+	for i := 0; i < 17; i++ {
+		regs.Set(fmt.Sprint(i), []string{fmt.Sprint(i)})
+	}
+	if _, ok := regs.Get("0"); ok || regs.Len() != 16 {
+		t.Fatalf("after 17 sets: Get(0) ok=%v Len()=%d, want false and 16", ok, regs.Len())
 	}
 }
 
@@ -304,11 +342,7 @@ func TestRegisterCaptureLimits(t *testing.T) {
 // call captured, and overwriting a name evicts nothing.
 func TestRegisterFileLRU(t *testing.T) {
 	t.Parallel()
-	var b strings.Builder
-	for i := 1; i <= 40; i++ {
-		fmt.Fprintf(&b, "l%d\n", i)
-	}
-	f := readFixture(t, "f.txt", b.String())
+	f := readFixture(t, "f.txt", numberedFile(40))
 	for i := range hashline.MaxRegisters {
 		f.commit(f.mustPlan("CUT 1.=1 @r" + strconv.Itoa(i)))
 	}
@@ -332,7 +366,7 @@ func TestRegisterFileLRU(t *testing.T) {
 			}
 		}
 	}
-	if got := pasteOf(t, f, "r0"); !reflect.DeepEqual(got, []string{"l17"}) {
+	if got := pasteOf(t, f, "r0"); !reflect.DeepEqual(got, []string{"line 17"}) {
 		t.Fatalf("@r0 = %q, want the overwrite", got)
 	}
 }

@@ -163,14 +163,7 @@ func (ss *Sessions) get(name string) (*Session, func()) {
 	}
 	var dropped func()
 	if len(ss.m) >= MaxSessions {
-		var cold string
-		var used uint64
-		for n, s := range ss.m {
-			if cold == "" || s.used < used {
-				cold, used = n, s.used
-			}
-		}
-		delete(ss.m, cold)
+		delete(ss.m, coldest(ss.m, func(s *Session) uint64 { return s.used }))
 		dropped = ss.dropped
 	}
 	s := NewSession()

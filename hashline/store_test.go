@@ -334,12 +334,7 @@ func TestSeenNilVersusEmpty(t *testing.T) {
 		s := hashline.NewSession()
 		live := hashline.NewText(raw)
 		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops, Stateless: true}, live)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		if p.New.Raw() != "A\nb\nC\n" {
-			t.Fatalf("new text %q, want %q", p.New.Raw(), "A\nb\nC\n")
-		}
+		wantNew(t, p, err, "A\nb\nC\n")
 	})
 	// A session must read before it edits (§13.5): a tag it never recorded
 	// is unknown, even when it names the live text. The refusal shows the
@@ -392,13 +387,19 @@ func TestSeenNilVersusEmpty(t *testing.T) {
 			}
 			// Head and tail gaps anchor on no line, so they need nothing seen.
 			p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: "PUT <1:\n+top\nPUT >$:\n+end"}, live)
-			if err != nil {
-				t.Fatalf("head and tail insert: %v", err)
-			}
-			if p.New.Raw() != "top\na\nb\nc\nend\n" {
-				t.Fatalf("new text %q, want %q", p.New.Raw(), "top\na\nb\nc\nend\n")
-			}
+			wantNew(t, p, err, "top\na\nb\nc\nend\n")
 		})
+	}
+}
+
+// wantNew asserts that the plan p, err succeeded with the new text want.
+func wantNew(t *testing.T, p *hashline.Plan, err error, want string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if p.New.Raw() != want {
+		t.Fatalf("new text %q, want %q", p.New.Raw(), want)
 	}
 }
 

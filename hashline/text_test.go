@@ -121,60 +121,54 @@ func TestLineAddressing(t *testing.T) {
 	}
 }
 
-func TestDominantEnding(t *testing.T) {
+// EOL is the ending new lines get; Normalized is the text with the BOM
+// dropped and every ending made LF.
+func TestEOLAndNormalized(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name, raw, want string
+	type textCase struct{ name, raw, want string }
+	for _, m := range []struct {
+		method string
+		of     func(*hashline.Text) string
+		cases  []textCase
 	}{
-		{"no endings at all", "abc", "\n"},
-		{"empty", "", "\n"},
-		{"LF only", "a\nb\n", "\n"},
-		{"CRLF only", "a\r\nb\r\n", "\r\n"},
-		{"CR only", "a\rb\r", "\r"},
-		{"CRLF majority", "a\r\nb\r\nc\n", "\r\n"},
-		{"CR majority", "a\rb\rc\r\nd\n", "\r"},
-		{"LF majority over CRLF", "a\nb\nc\r\n", "\n"},
-		// Ties are broken by a fixed order, LF then CRLF, so moving lines
-		// around never changes the ending new lines get.
-		{"LF ties CRLF, CRLF first", "a\r\nb\n", "\n"},
-		{"LF ties CRLF, LF first", "a\nb\r\n", "\n"},
-		{"LF ties CR", "a\rb\n", "\n"},
-		{"CRLF ties CR, CR first", "a\rb\r\n", "\r\n"},
-		{"CRLF ties CR, CRLF first", "a\r\nb\r", "\r\n"},
-		{"three-way tie", "a\rb\r\nc\n", "\n"},
-		{"BOM does not count", bom + "a\r\nb", "\r\n"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			if got := hashline.NewText(c.raw).EOL(); got != c.want {
-				t.Fatalf("EOL() of %q = %q, want %q", c.raw, got, c.want)
-			}
-		})
-	}
-}
-
-func TestNormalized(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, raw, want string
-	}{
-		{"LF text is returned as is", "a \nb\t\n", "a \nb\t\n"},
-		{"empty", "", ""},
-		{"BOM dropped", bom + "a\n", "a\n"},
-		{"BOM only", bom, ""},
-		{"CRLF to LF, trailing whitespace kept", "a  \r\nb\t\r\n", "a  \nb\t\n"},
-		{"lone CR to LF", "a\rb\r", "a\nb\n"},
-		{"mixed, no final newline", bom + "a\r\nb\nc\rd ", "a\nb\nc\nd "},
-		{"empty lines kept", "\r\n\r\n", "\n\n"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			if got := hashline.NewText(c.raw).Normalized(); got != c.want {
-				t.Fatalf("Normalized() of %q = %q, want %q", c.raw, got, c.want)
-			}
-		})
+		{"EOL", (*hashline.Text).EOL, []textCase{
+			{"no endings at all", "abc", "\n"},
+			{"empty", "", "\n"},
+			{"LF only", "a\nb\n", "\n"},
+			{"CRLF only", "a\r\nb\r\n", "\r\n"},
+			{"CR only", "a\rb\r", "\r"},
+			{"CRLF majority", "a\r\nb\r\nc\n", "\r\n"},
+			{"CR majority", "a\rb\rc\r\nd\n", "\r"},
+			{"LF majority over CRLF", "a\nb\nc\r\n", "\n"},
+			// Ties are broken by a fixed order, LF then CRLF, so moving lines
+			// around never changes the ending new lines get.
+			{"LF ties CRLF, CRLF first", "a\r\nb\n", "\n"},
+			{"LF ties CRLF, LF first", "a\nb\r\n", "\n"},
+			{"LF ties CR", "a\rb\n", "\n"},
+			{"CRLF ties CR, CR first", "a\rb\r\n", "\r\n"},
+			{"CRLF ties CR, CRLF first", "a\r\nb\r", "\r\n"},
+			{"three-way tie", "a\rb\r\nc\n", "\n"},
+			{"BOM does not count", bom + "a\r\nb", "\r\n"},
+		}},
+		{"Normalized", (*hashline.Text).Normalized, []textCase{
+			{"LF text is returned as is", "a \nb\t\n", "a \nb\t\n"},
+			{"empty", "", ""},
+			{"BOM dropped", bom + "a\n", "a\n"},
+			{"BOM only", bom, ""},
+			{"CRLF to LF, trailing whitespace kept", "a  \r\nb\t\r\n", "a  \nb\t\n"},
+			{"lone CR to LF", "a\rb\r", "a\nb\n"},
+			{"mixed, no final newline", bom + "a\r\nb\nc\rd ", "a\nb\nc\nd "},
+			{"empty lines kept", "\r\n\r\n", "\n\n"},
+		}},
+	} {
+		for _, c := range m.cases {
+			t.Run(m.method+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				if got := m.of(hashline.NewText(c.raw)); got != c.want {
+					t.Fatalf("%s() of %q = %q, want %q", m.method, c.raw, got, c.want)
+				}
+			})
+		}
 	}
 }
 

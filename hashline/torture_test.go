@@ -233,26 +233,8 @@ func tortureOps(r *rand.Rand, orig, sessionReg []string) []mop {
 			used++
 		}
 	}
-	// A random interleaving that keeps each capture before its paste.
-	var ops []mop
-	for {
-		total := 0
-		for _, c := range chains {
-			total += len(c)
-		}
-		if total == 0 {
-			return ops
-		}
-		pick := r.IntN(total)
-		for i, c := range chains {
-			if pick < len(c) {
-				ops = append(ops, c[0])
-				chains[i] = c[1:]
-				break
-			}
-			pick -= len(c)
-		}
-	}
+	// Interleaved, each capture stays before its paste.
+	return interleave(r, chains)
 }
 
 // tdrift is a change to the file made outside the session, described on the
@@ -482,10 +464,7 @@ type ttruth struct {
 }
 
 func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string][]string) ttruth {
-	var anchors []int
-	for _, o := range ops {
-		anchors = append(anchors, o.loc.claims()...)
-	}
+	anchors := claimsOf(ops)
 	var tr ttruth
 	// The echo rule of §8.4 is part of what the edit means: a + row that
 	// restates the line just outside its range says that line stays. It is
@@ -515,21 +494,7 @@ func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string
 	if !tr.recoverable {
 		return tr
 	}
-	moved := make([]mop, len(ops))
-	for i, o := range echoed {
-		moved[i] = o
-		switch o.loc.kind {
-		case 'r':
-			moved[i].loc = mloc{'r', pos[o.loc.n], pos[o.loc.m]}
-		case '>':
-			moved[i].loc = mloc{'>', pos[o.loc.n], 0}
-		case '<':
-			if o.loc.n > 1 {
-				moved[i].loc = mloc{'<', pos[o.loc.n], 0}
-			}
-		}
-	}
-	res := spliceModel(live, moved, session)
+	res := spliceModel(live, movedTo(echoed, pos), session)
 	if res.code != "" {
 		panic(fmt.Sprintf("the model refuses the remapped ops: %s", res.code))
 	}
@@ -729,9 +694,7 @@ func newTortureScenario(seed uint64) *tortureScenario {
 			break
 		}
 	}
-	for _, o := range sc.ops {
-		sc.anchors = append(sc.anchors, o.loc.claims()...)
-	}
+	sc.anchors = claimsOf(sc.ops)
 	// A drift that deletes a line and types the same text back near where
 	// it was is, to anyone who sees only the text, no change or a move of
 	// the lines in between instead: the history made up here would call an
@@ -931,13 +894,7 @@ func TestTorture(t *testing.T) {
 		t.Logf("wrong %d, recovered %d, direct %d, branch B %d, refused %d (recoverable %d)", st.wrong, st.recovered, st.direct, st.positionStable, st.refused, st.refusedRecoverable)
 		return
 	}
-	n := 10000
-	if testing.Short() {
-		n = 1000
-	}
-	if *tortureN > 0 {
-		n = *tortureN
-	}
+	n := iterations(10000, 1000, *tortureN)
 	// Without the corpus the test runs on generated files alone, except
 	// where the corpus is required.
 	testenv.OptionalCorpus(t, "react-edit")

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"hashline-ls/internal/testenv"
 )
 
 // bigText is a text of several pieces whose lines meet the pattern near
@@ -39,11 +41,7 @@ func TestReaderFile(t *testing.T) {
 		"bom.go":      "\uFEFFfunc bomHandler()\n",
 		"huge.go":     strings.Repeat("func hugeHandler()\n", 200),
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	const expr = `func\s+\w+Handler`
 	r := &Reader{Pattern: mustCompile(t, expr), MaxBytes: 8 * pieceBytes}
 	// One Reader for all, in an order that makes it reuse its buffer after

@@ -2,12 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 func TestGrepVerb(t *testing.T) {
@@ -18,15 +17,7 @@ func TestGrepVerb(t *testing.T) {
 		"skip.log":   "alpha\n",
 		".gitignore": "*.log\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	ta, tb := hashline.TagOf(files["a.txt"]), hashline.TagOf(files["src/b.go"])
 
 	out, errs, code := verb(t, dir, "", "grep", "alpha", "-i")

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 // swapRounds is how many calls each swap test makes: enough that the code
@@ -23,35 +23,6 @@ const swapRounds = 1500
 
 // fifoRounds is swapRounds for the FIFO swap, whose window is narrower.
 const fifoRounds = 5000
-
-// swapLoop exchanges a and b (RENAME_EXCHANGE) until the returned stop is
-// called; stop reports how many swaps were made.
-func swapLoop(t *testing.T, a, b string) (stop func() int) {
-	t.Helper()
-	var swaps atomic.Int64
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-quit:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("exchange: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	}()
-	var once sync.Once
-	return func() int {
-		once.Do(func() { close(quit) })
-		<-done
-		return int(swaps.Load())
-	}
-}
 
 // swapWorkspace is a workspace holding sub/data.txt and sublink, a link to
 // a folder outside it that holds its own data.txt, and a swap of the two
@@ -63,8 +34,8 @@ func swapWorkspace(t *testing.T, insideText, outsideText string) (ws, outsideFil
 		t.Fatal(err)
 	}
 	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	writeFiles(t, ws, map[string]string{"sub/data.txt": insideText})
-	writeFiles(t, outside, map[string]string{"data.txt": outsideText})
+	testenv.WriteFiles(t, ws, map[string]string{"sub/data.txt": insideText})
+	testenv.WriteFiles(t, outside, map[string]string{"data.txt": outsideText})
 	if err := os.Symlink(outside, filepath.Join(ws, "sublink")); err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +44,20 @@ func swapWorkspace(t *testing.T, insideText, outsideText string) (ws, outsideFil
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inside.Close() })
-	stop = swapLoop(t, filepath.Join(ws, "sub"), filepath.Join(ws, "sublink"))
-	t.Cleanup(func() { stop() })
+	stop = testenv.Swap(t, filepath.Join(ws, "sub"), filepath.Join(ws, "sublink"))
 	return ws, filepath.Join(outside, "data.txt"), inside, stop
+}
+
+// swapFIFOWorkspace is a workspace holding f.txt, with text, and a FIFO
+// that trade places over and over.
+func swapFIFOWorkspace(t *testing.T, text string) (ws string, stop func() int) {
+	t.Helper()
+	ws = t.TempDir()
+	testenv.WriteFiles(t, ws, map[string]string{"f.txt": text})
+	if err := unix.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ws, testenv.Swap(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "fifo"))
 }
 
 // A folder swapped for a link to outside the workspace while the shell
@@ -114,7 +96,7 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 			}
 			if code == 0 {
 				landed++
-				resetIn(t, inside, "data.txt", "x\n")
+				testenv.ResetIn(t, inside, "data.txt", "x\n")
 			}
 		}
 		t.Logf("%d swaps, %d edits landed", stop(), landed)
@@ -124,31 +106,11 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 	})
 }
 
-// resetIn writes text to name in the folder dir, wherever it is named now.
-func resetIn(t *testing.T, dir *os.File, name, text string) {
-	t.Helper()
-	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A file swapped for a FIFO while reads run: every read answers (issue 13,
 // point 2). Before the fix, a read blocked opening the FIFO and never
 // answered.
 func TestVerbReadSwappedForFIFO(t *testing.T) {
-	ws := t.TempDir()
-	writeFiles(t, ws, map[string]string{"f.txt": "text\n"})
-	if err := unix.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	stop := swapLoop(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "fifo"))
-	defer stop()
+	ws, stop := swapFIFOWorkspace(t, "text\n")
 	refused := 0
 	for i := 0; i < fifoRounds || refused == 0 && i < 10*fifoRounds; i++ {
 		done := make(chan string, 1)
@@ -173,15 +135,22 @@ func TestVerbReadSwappedForFIFO(t *testing.T) {
 	}
 }
 
-// buildBinary builds hashline-ls for tests that run it as a user does.
+// buildBinary builds hashline-ls for tests that run it as a user does;
+// -short skips them.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "hashline-ls")
+	return build(t)
+}
+
+// build builds hashline-ls into a folder of the test's own.
+func build(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "hashline-ls")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+		tb.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin
 }
@@ -203,7 +172,7 @@ func TestConcurrentShellEdits(t *testing.T) {
 	lines := []int{100, 25000, 49900}
 	races := 0
 	for trial := 0; trial < 20; trial++ {
-		writeFiles(t, ws, map[string]string{"f.txt": text})
+		testenv.WriteFiles(t, ws, map[string]string{"f.txt": text})
 		type outcome struct {
 			code         int
 			stdout, errs string
@@ -268,7 +237,7 @@ func TestConcurrentShellEdits(t *testing.T) {
 // until the process ran out of memory.
 func TestVerbInputFilesBounded(t *testing.T) {
 	ws := t.TempDir()
-	writeFiles(t, ws, map[string]string{"a.txt": "a\n"})
+	testenv.WriteFiles(t, ws, map[string]string{"a.txt": "a\n"})
 	fifo := filepath.Join(ws, "fifo")
 	if err := unix.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -340,20 +309,14 @@ func TestGrepVerbConfined(t *testing.T) {
 		t.Logf("%d swaps, %d greps found the inside file", stop(), found)
 	})
 	t.Run("file swapped for a FIFO", func(t *testing.T) {
-		ws := t.TempDir()
-		writeFiles(t, ws, map[string]string{"f.txt": "hit\n"})
-		if err := unix.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		stop := swapLoop(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "fifo"))
-		defer stop()
+		ws, _ := swapFIFOWorkspace(t, "hit\n")
 		for i := 0; i < 300; i++ {
 			grepSoon(t, ws, "hit")
 		}
 	})
 	t.Run("a FIFO .gitignore", func(t *testing.T) {
 		ws := t.TempDir()
-		writeFiles(t, ws, map[string]string{"f.txt": "hit\n"})
+		testenv.WriteFiles(t, ws, map[string]string{"f.txt": "hit\n"})
 		if err := unix.Mkfifo(filepath.Join(ws, ".gitignore"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -101,13 +101,7 @@ func TestVerbs(t *testing.T) {
 
 // The built binary, as a user runs it.
 func TestBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "hashline-ls")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "x.txt"), []byte("one\r\ntwo\r\n"), 0o644); err != nil {
 		t.Fatal(err)

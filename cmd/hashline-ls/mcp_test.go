@@ -14,6 +14,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/endpoint"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp/lsptest"
 )
 
@@ -56,12 +57,7 @@ func textOf(t *testing.T, res *sdk.CallToolResult) string {
 func TestMCPTextIsTheVerbsText(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{"a.txt": "alpha\nbeta\ngamma\n", "sub/b.go": "package b\n\nvar beta = 1\n"}
-	for name, text := range files {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	cs := mcpClient(t, "--root", dir, "--no-editor")
 	for _, tc := range []struct {
 		tool string

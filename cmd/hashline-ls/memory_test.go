@@ -155,7 +155,7 @@ func memoryFiles(b *testing.B, dir string, n, size int) []string {
 // with the server idle, with every session full, and once every session
 // has ended. Targets: full <= 350 MB, idle <= 20 MB.
 func BenchmarkMemory32Sessions(b *testing.B) {
-	bin := buildBench(b)
+	bin := build(b)
 	root := b.TempDir()
 	names := memoryFiles(b, root, 40, 256<<10)
 	for b.Loop() {
@@ -184,7 +184,7 @@ func BenchmarkMemory32Sessions(b *testing.B) {
 // the shell verbs: the peak resident size of each process, beside the
 // file's size. Target: peak <= 4x the file.
 func BenchmarkMemoryLargeFile(b *testing.B) {
-	bin := buildBench(b)
+	bin := build(b)
 	root := b.TempDir()
 	size := writeLargeFile(b, filepath.Join(root, "big.txt"), 50e6)
 	fileMiB := float64(size) / (1 << 20)
@@ -234,13 +234,4 @@ func writeLargeFile(b *testing.B, path string, size int) int {
 		b.Fatal(err)
 	}
 	return n
-}
-
-func buildBench(b *testing.B) string {
-	b.Helper()
-	bin := filepath.Join(b.TempDir(), "hashline-ls")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
 }

@@ -8,20 +8,8 @@ import (
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func fileText(t *testing.T, dir, name string) string {
 	t.Helper()
@@ -35,7 +23,7 @@ func fileText(t *testing.T, dir, name string) string {
 func TestReadLineAnchorsVerb(t *testing.T) {
 	dir := t.TempDir()
 	body := "def greet(name):\n    return f\"hello {name}\"\n\n"
-	writeFiles(t, dir, map[string]string{"a.py": body})
+	testenv.WriteFiles(t, dir, map[string]string{"a.py": body})
 	tag := string(hashline.TagOf(body))
 	out, errs, code := verb(t, dir, "", "read", "a.py", "--anchors", "line")
 	if want := "[a.py#" + tag + "]\n1:fb|def greet(name):\n2:5d|    return f\"hello {name}\"\n3:c5|\n"; code != 0 || out != want || errs != "" {
@@ -65,7 +53,7 @@ func TestReadLineAnchorsVerb(t *testing.T) {
 // anchor is still re-hashed against the file.
 func TestPatchVerb(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"a.txt": "alpha\nbeta\n", "sub/b.txt": "one\r\ntwo\r\n"})
+	testenv.WriteFiles(t, dir, map[string]string{"a.txt": "alpha\nbeta\n", "sub/b.txt": "one\r\ntwo\r\n"})
 	patch := "@@ a.txt\n= 2:" + hashline.LineHash("beta") + "\n~BETA\n@@ sub/b.txt\n+ 2:" + hashline.LineHash("two") + "\n~three\n"
 	out, errs, code := verb(t, dir, patch, "patch")
 	ta, tb := string(hashline.TagOf("alpha\nBETA\n")), string(hashline.TagOf("one\r\ntwo\r\nthree\r\n"))
@@ -77,7 +65,7 @@ func TestPatchVerb(t *testing.T) {
 	}
 
 	// From a file, as JSON.
-	writeFiles(t, dir, map[string]string{"p.patch": "@@ a.txt\n- 1:" + hashline.LineHash("alpha") + "\n"})
+	testenv.WriteFiles(t, dir, map[string]string{"p.patch": "@@ a.txt\n- 1:" + hashline.LineHash("alpha") + "\n"})
 	out, _, code = verb(t, dir, "", "patch", "--patch", "p.patch", "--json")
 	var r struct {
 		OK    bool `json:"ok"`
@@ -96,7 +84,7 @@ func TestPatchVerb(t *testing.T) {
 func TestPatchVerbRefuses(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{"a.txt": "alpha\nbeta\n", "b.txt": "one\ntwo\n"}
-	writeFiles(t, dir, files)
+	testenv.WriteFiles(t, dir, files)
 	unchanged := func() {
 		t.Helper()
 		for name, want := range files {

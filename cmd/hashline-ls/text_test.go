@@ -10,6 +10,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 // A verb prints exactly the text of the result the command returns for the
@@ -84,14 +85,14 @@ func TestVerbPrintsResultText(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, files)
+			testenv.WriteFiles(t, dir, files)
 			out, errs, code := verb(t, dir, tc.stdin, tc.argv...)
 			// The same files again, in the same folder: the texts name paths
 			// and may name absolute ones.
 			if err := os.RemoveAll(dir); err != nil {
 				t.Fatal(err)
 			}
-			writeFiles(t, dir, files)
+			testenv.WriteFiles(t, dir, files)
 			res := execute(t, dir, tc.command, tc.args)
 			e, failed := res.(*commands.ErrorResult)
 			switch {

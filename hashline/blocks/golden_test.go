@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hashline-ls/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -49,18 +51,9 @@ func TestGolden(t *testing.T) {
 				seen[lang] = true
 				got := render(r, path, string(raw))
 				golden := fixture + ".golden"
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update to create it)", err)
-				}
-				if got != string(want) {
-					t.Errorf("results differ from %s (run go test -update and review the diff):\n%s", golden, diffLines(string(want), got))
+				want, ok := testenv.Golden(t, golden, got, *update)
+				if ok && got != want {
+					t.Errorf("results differ from %s (run go test -update and review the diff):\n%s", golden, diffLines(want, got))
 				}
 			})
 		}

@@ -28,18 +28,26 @@ type nesting struct {
 
 func indent(n int, s string) string { return strings.Repeat("  ", n) + s }
 
-func braces(file, outer, inner, leaf string) nesting {
-	return nesting{file: file,
-		open: func(l int) string {
-			if l == 1 {
-				return outer
-			}
-			return indent(l-1, inner)
-		},
-		leaf:  func(d int) string { return indent(d, leaf) },
-		close: func(l int) string { return indent(l-1, "}") },
+// levels gives outer at level 1 and inner, indented, at every level below.
+func levels(outer, inner string) func(level int) string {
+	return func(l int) string {
+		if l == 1 {
+			return outer
+		}
+		return indent(l-1, inner)
 	}
 }
+
+// closed is a nest whose levels each end with closer, indented as their
+// opener.
+func closed(file, outer, inner, leaf, closer string) nesting {
+	return nesting{file: file, open: levels(outer, inner),
+		leaf:  func(d int) string { return indent(d, leaf) },
+		close: func(l int) string { return indent(l-1, closer) },
+	}
+}
+
+func braces(file, outer, inner, leaf string) nesting { return closed(file, outer, inner, leaf, "}") }
 
 func withHead(n nesting, head ...string) nesting { n.head = head; return n }
 
@@ -97,55 +105,18 @@ var nestings = map[string][]nesting{
 		leaf:  func(d int) string { return strings.Repeat("    ", d) + "y()" },
 		close: func(l int) string { return strings.Repeat("    ", l) + fmt.Sprintf("done = %d", l) },
 	}},
-	"ruby": {{file: "n.rb",
-		open: func(l int) string {
-			if l == 1 {
-				return "def f"
-			}
-			return indent(l-1, "if x")
-		},
-		leaf: func(d int) string { return indent(d, "y") }, close: func(l int) string { return indent(l-1, "end") },
+	"ruby": {closed("n.rb", "def f", "if x", "y", "end")},
+	"lua":  {closed("n.lua", "function f()", "if x then", "y()", "end")},
+	"bash": {{file: "n.sh", open: levels("f() {", "if true; then"),
+		leaf: func(d int) string { return indent(d, "echo y") }, close: levels("}", "fi"),
 	}},
-	"lua": {{file: "n.lua",
-		open: func(l int) string {
-			if l == 1 {
-				return "function f()"
-			}
-			return indent(l-1, "if x then")
-		},
-		leaf: func(d int) string { return indent(d, "y()") }, close: func(l int) string { return indent(l-1, "end") },
-	}},
-	"bash": {{file: "n.sh",
-		open: func(l int) string {
-			if l == 1 {
-				return "f() {"
-			}
-			return indent(l-1, "if true; then")
-		},
-		leaf: func(d int) string { return indent(d, "echo y") },
-		close: func(l int) string {
-			if l == 1 {
-				return "}"
-			}
-			return indent(l-1, "fi")
-		},
-	}},
-	"toml": {{file: "n.toml",
-		open: func(l int) string {
-			if l == 1 {
-				return "x = ["
-			}
-			return indent(l-1, "[")
-		},
-		leaf: func(d int) string { return indent(d, "1") }, close: func(l int) string { return indent(l-1, "]") },
-	}},
+	"toml": {closed("n.toml", "x = [", "[", "1", "]")},
 	"yaml": {{file: "n.yaml",
 		open: func(l int) string { return indent(l-1, "a:") },
 		leaf: func(d int) string { return indent(d, "b: 1") }, close: func(l int) string { return indent(l, "c: 1") },
 	}},
 	"html": {
-		{file: "n.html", open: func(l int) string { return indent(l-1, "<div>") },
-			leaf: func(d int) string { return indent(d, "<p>x</p>") }, close: func(l int) string { return indent(l-1, "</div>") }},
+		closed("n.html", "<div>", "<div>", "<p>x</p>", "</div>"),
 		{file: "n.html", open: func(l int) string { return indent(l-1, "<custom-element-with-a-long-name-here-xx>") },
 			close: func(l int) string { return indent(l-1, "</custom-element-with-a-long-name-here-xx>") }, lossy: true,
 			head: []string{"<div>"}, tail: []string{"</div>"}},

@@ -4,7 +4,9 @@
 // naming what is missing and where it was looked for, or failed where it is
 // required: HASHLINE_REQUIRE_CORPUS set requires the corpus, and
 // HASHLINE_REQUIRE_EDITORS set requires the editors and the vendored
-// editor plugins, as in CI.
+// editor plugins, as in CI. It also holds the set-up the tests of several
+// packages share: files written beneath a folder and, on Linux, names
+// swapped while a test works with them.
 package testenv
 
 import (
