@@ -6,16 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
-	"golang.org/x/sys/unix"
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp/lsptest"
 )
 
@@ -47,30 +45,7 @@ func swapped(t *testing.T, e *lsptest.Editor, insideText, outsideText string) (o
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inside.Close() })
-	var swaps atomic.Int64
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-quit:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, e.Path("sub"), unix.AT_FDCWD, e.Path("sublink"), unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("exchange: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	}()
-	var once sync.Once
-	stop = func() int {
-		once.Do(func() { close(quit) })
-		<-done
-		return int(swaps.Load())
-	}
-	t.Cleanup(func() { stop() })
+	stop = testenv.Swap(t, e.Path("sub"), e.Path("sublink"))
 	return outsideFile, inside, stop
 }
 
@@ -117,7 +92,7 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 			}
 			if r.OK {
 				landed++
-				reset(t, inside, "data.txt", "x\n")
+				testenv.ResetIn(t, inside, "data.txt", "x\n")
 			} else if r.Error.Code == hashline.CodeToolFailed {
 				t.Fatalf("edit %d: %s", i, r.Raw)
 			}
@@ -127,20 +102,6 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 			t.Fatal("no edit landed: the test proves nothing")
 		}
 	})
-}
-
-// reset writes text to name in the folder dir, wherever it is named now.
-func reset(t *testing.T, dir *os.File, name, text string) {
-	t.Helper()
-	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // The wait for the editor's answer to applyEdit is the applyEditTimeoutMs
