@@ -37,9 +37,12 @@ vscode-test:
 vet:
 	$(GO) vet $(PKGS)
 
+# deadcode runs with -test: lsp/lsptest, internal/testenv and internal/gentree
+# exist for the tests, which are their only callers.
 lint: vet
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+	test -z "$$($(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0 -test $(PKGS))"
 
 # Benchmarks, each stated as a ratio to the baseline measured in the same
 # run; the bridge's (./mcp/) measure their baseline, the editor's own
