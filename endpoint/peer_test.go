@@ -11,9 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"hashline-ls/internal/testenv"
 )
 
 func TestAllow(t *testing.T) {
@@ -48,32 +49,11 @@ func TestAllow(t *testing.T) {
 func TestMain(m *testing.M) {
 	switch mode, path := os.Getenv("HASHLINE_PEER_HELPER"), os.Getenv("HASHLINE_PEER_SOCKET"); mode {
 	case "dial":
-		os.Exit(helperDial(path))
+		os.Exit(testenv.DialAndReport(path, []byte("hello\n")))
 	case "listen":
 		os.Exit(helperListen(path))
 	}
 	os.Exit(m.Run())
-}
-
-func helperDial(path string) int {
-	c, err := net.Dial("unix", path)
-	if err != nil {
-		fmt.Printf("dial: %v\n", err)
-		return 1
-	}
-	defer c.Close()
-	c.Write([]byte("hello\n"))
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := io.ReadAll(c)
-	switch {
-	case len(b) > 0:
-		fmt.Printf("received %q\n", b)
-	case err == nil || errors.Is(err, syscall.ECONNRESET):
-		fmt.Println("closed by the server")
-	default:
-		fmt.Printf("read: %v\n", err)
-	}
-	return 0
 }
 
 func helperListen(path string) int {
@@ -94,29 +74,10 @@ func helperListen(path string) int {
 	return 0
 }
 
-// otherUser runs this test binary as uid 65534 in helper mode. The binary
-// is copied where that user can run it.
+// otherUser runs this test binary as another user in helper mode.
 func otherUser(t *testing.T, dir, mode, socket string) *exec.Cmd {
 	t.Helper()
-	if os.Getuid() != 0 {
-		t.Skip("running a process as another user needs root; the decision itself is covered by TestAllow")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "helper")
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Env = []string{"HASHLINE_PEER_HELPER=" + mode, "HASHLINE_PEER_SOCKET=" + socket}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	return cmd
+	return testenv.AsOtherUser(t, dir, "the decision itself is covered by TestAllow", "HASHLINE_PEER_HELPER="+mode, "HASHLINE_PEER_SOCKET="+socket)
 }
 
 // openDir is a folder every user may enter, so the credential check, not

@@ -5,14 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +16,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/endpoint"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp"
 	"hashline-ls/lsp/lsptest"
 )
@@ -29,31 +26,10 @@ import (
 // and reports what the server did.
 func TestMain(m *testing.M) {
 	if sock := os.Getenv("HASHLINE_BRIDGE_HELPER_SOCKET"); sock != "" {
-		os.Exit(dialAsHelper(sock))
+		body := `{"jsonrpc":"2.0","id":1,"method":"hashline/hello","params":{"protocol":1,"roots":["/"]}}`
+		os.Exit(testenv.DialAndReport(sock, fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body)))
 	}
 	os.Exit(m.Run())
-}
-
-func dialAsHelper(sock string) int {
-	c, err := net.Dial("unix", sock)
-	if err != nil {
-		fmt.Printf("dial: %v\n", err)
-		return 1
-	}
-	defer c.Close()
-	body := `{"jsonrpc":"2.0","id":1,"method":"hashline/hello","params":{"protocol":1,"roots":["/"]}}`
-	fmt.Fprintf(c, "Content-Length: %d\r\n\r\n%s", len(body), body)
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := io.ReadAll(c)
-	switch {
-	case len(b) > 0:
-		fmt.Printf("received %q\n", b)
-	case err == nil || errors.Is(err, syscall.ECONNRESET):
-		fmt.Println("closed by the server")
-	default:
-		fmt.Printf("read: %v\n", err)
-	}
-	return 0
 }
 
 // endpointInfo is what the initialize result says of the bridge endpoint.
@@ -341,9 +317,6 @@ func TestBridgeEndpointNotPublished(t *testing.T) {
 }
 
 func TestBridgeRefusesAnotherUser(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("a process of another user needs root to start; the refusal itself is endpoint's TestAllow")
-	}
 	e, reg := lsptest.Bridged(t, lsptest.VSCode())
 	sock := reg.Socket(os.Getpid())
 	// Let the other user reach the socket, so that the credential check,
@@ -352,18 +325,7 @@ func TestBridgeRefusesAnotherUser(t *testing.T) {
 		os.Chmod(p, 0o711)
 	}
 	os.Chmod(sock, 0o777)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(self)
-	bin := filepath.Join(filepath.Dir(reg.Dir()), "helper")
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Env = []string{"HASHLINE_BRIDGE_HELPER_SOCKET=" + sock}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	cmd := testenv.AsOtherUser(t, filepath.Dir(reg.Dir()), "the refusal itself is endpoint's TestAllow", "HASHLINE_BRIDGE_HELPER_SOCKET="+sock)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("helper: %v\n%s", err, out)
