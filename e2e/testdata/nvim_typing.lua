@@ -1,0 +1,41 @@
+-- The editor of the typing tests (typing_test.go): a headless Neovim that
+-- serves its RPC socket (--listen) to the test, which types into it as a
+-- person would, while an MCP client edits the same files through the
+-- bridge. The plugin is set up as a user's init.lua does it, with the
+-- debounce $HASHLINE_DEBOUNCE when set.
+--
+-- $HASHLINE_TYPE_AFTER_EDIT, when set, is text "typed" at the cursor the
+-- moment an edit has been applied, before anything else runs: the person
+-- typing on at once, deterministically.
+vim.opt.runtimepath:prepend(os.getenv("HASHLINE_PLUGIN"))
+vim.o.swapfile = false
+vim.o.hidden = true
+vim.o.more = false
+-- Python's ftplugin asks the python3 provider whether it exists, which
+-- probes every python on PATH: seconds to a minute on a loaded machine.
+for _, p in ipairs({ "python3", "ruby", "perl", "node" }) do
+  vim.g["loaded_" .. p .. "_provider"] = 0
+end
+
+local after = os.getenv("HASHLINE_TYPE_AFTER_EDIT")
+if after and after ~= "" then
+  -- Wrapped before hashline.client loads, which takes the handler then.
+  local apply = require("hashline.apply")
+  local handler = apply.handler
+  apply.handler = function(...)
+    local res = handler(...)
+    if type(res) == "table" and res.applied and vim.fn.mode() == "i" then
+      local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+      vim.api.nvim_buf_set_text(0, row - 1, col, row - 1, col, { after })
+      vim.api.nvim_win_set_cursor(0, { row, col + #after })
+    end
+    return res
+  end
+end
+
+local debounce = tonumber(os.getenv("HASHLINE_DEBOUNCE") or "")
+require("hashline").setup({
+  cmd = { os.getenv("HASHLINE_BIN"), "--stdio", "--log-file", os.getenv("HASHLINE_LOG"), "--log-level", "debug" },
+  root = os.getenv("HASHLINE_ROOT"),
+  flags = debounce and { debounce_text_changes = debounce } or nil,
+})
