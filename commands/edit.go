@@ -101,11 +101,21 @@ type appliedEdit struct {
 	unsaved []hashline.Warning // the files a Saver left unsaved
 }
 
+// maxPlans bounds how many times an edit is planned: an editor refuses
+// an edit when its text changed after the plan (a person typing changes it
+// every few tens of milliseconds), and each plan proves the edit again
+// against the text as it is then.
+const maxPlans = 6
+
 // applyEdit plans the edit against the live text and hands it to the sink.
-// An editor that refuses the edit (the buffer changed in between) gets one
-// more pass through the gates against its new text (DESIGN §5.4).
+// An editor that refuses the edit because the text changed in between gets
+// it planned again, through the gates, against its new text; one that
+// keeps refusing an edit of text that stands still has its own reason.
 func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hashline.EditRequest, wp workspace.Path, dest *workspace.Path) (appliedEdit, error) {
+	var refused error
+	var prev documents.Live
 	for attempt := 0; ; attempt++ {
+		s.sync(ctx)
 		live, err := s.Source.Live(ctx, wp.Abs)
 		if err != nil {
 			return appliedEdit{}, err
@@ -113,6 +123,12 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		if !live.Exists() {
 			return appliedEdit{}, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
 				Message: fmt.Sprintf("there is no file at %s: edit changes existing files; create it with hashline_write, or check the name", wp.Rel)}
+		}
+		// One refusal of a text that did not move gets one more try: an
+		// editor may send the change that made it refuse just after its
+		// answer (VS Code does).
+		if refused != nil && (attempt == maxPlans || attempt > 1 && live.Text.Raw() == prev.Text.Raw()) {
+			return appliedEdit{}, refusedEdit(wp, prev, live, attempt, refused)
 		}
 		plan, err := sess.Plan(req, live.Text)
 		if err != nil && attempt > 0 {
@@ -123,12 +139,11 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		}
 		cs := changeSet(plan, wp, dest, live)
 		landed, err := s.Sink.Apply(ctx, cs)
-		switch {
-		case errors.Is(err, documents.ErrNotApplied) && attempt == 0:
+		if errors.Is(err, documents.ErrNotApplied) {
+			refused, prev = err, live
 			continue
-		case errors.Is(err, documents.ErrNotApplied):
-			return appliedEdit{}, s.refusedTwice(ctx, wp, live, err)
-		case err != nil:
+		}
+		if err != nil {
 			return appliedEdit{}, err
 		}
 		landed, unsaved := s.save(ctx, cs, landed)
@@ -149,22 +164,17 @@ func changedMeanwhile(err error, wp workspace.Path) error {
 		Message: fmt.Sprintf("%s changed while this edit was being written (another process wrote it first), so nothing was written: the file's tag is %s now. The lines around your anchors as they are now are below and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", wp.Rel, he.Details.LiveTag, he.Details.LiveTag)}
 }
 
-// refusedTwice is the error of an edit the editor refused twice. It tells
-// the tag of the text as it is now, and whether the text moved at all: an
-// editor that refuses an edit of a text that stands still has its own
-// reason.
-func (s *Server) refusedTwice(ctx context.Context, wp workspace.Path, before documents.Live, cause error) error {
-	live := before
-	if now, err := s.Source.Live(ctx, wp.Abs); err == nil && now.Exists() {
-		live = now
-	}
+// refusedEdit is the error of an edit the editor refused: of a text that
+// did not move since (the editor has its own reason), or of one that kept
+// changing through every plan. It tells the tag of the text as it is now.
+func refusedEdit(wp workspace.Path, before, live documents.Live, plans int, cause error) error {
 	details := hashline.Details{LiveTag: string(live.Text.Tag())}
 	if live.Text.Raw() == before.Text.Raw() {
 		return &hashline.Error{Code: hashline.CodeToolFailed, Details: details,
-			Message: fmt.Sprintf("the editor refused the edit of %s twice, though the file did not change (%v): check the editor (a read-only or unsaved-conflict file, an MV destination it will not create), then retry", wp.Rel, cause)}
+			Message: fmt.Sprintf("the editor refused the edit of %s, though the file did not change (%v): check the editor (a read-only or unsaved-conflict file, an MV destination it will not create), then retry", wp.Rel, cause)}
 	}
 	return &hashline.Error{Code: hashline.CodeTagMismatch, Details: details,
-		Message: fmt.Sprintf("the editor refused the edit twice because %s keeps changing: read it again and rebuild the ops against the new tag", wp.Rel)}
+		Message: fmt.Sprintf("the editor refused the edit %d times because %s kept changing while it was written: read it again and rebuild the ops against the new tag", plans, wp.Rel)}
 }
 
 // result commits what the edit left to the session and reports it: the

@@ -122,6 +122,7 @@ func (s *Server) grep(ctx context.Context, a GrepArgs) (Result, error) {
 		return nil, err
 	}
 	defer g.close()
+	s.sync(ctx)
 	walk, err := g.plan(a.Path)
 	if err != nil {
 		return nil, err

@@ -60,6 +60,7 @@ func (s *Server) patch(ctx context.Context, a PatchArgs) (Result, error) {
 	}
 	defer unlock()
 
+	s.sync(ctx)
 	for _, f := range files {
 		probs, err := s.planPatchFile(ctx, sess, f)
 		if err != nil {

@@ -92,6 +92,7 @@ func (s *Server) existing(ctx context.Context, p string) (workspace.Path, docume
 	if err != nil {
 		return wp, documents.Live{}, err
 	}
+	s.sync(ctx)
 	live, err := s.Source.Live(ctx, wp.Abs)
 	if err != nil {
 		return wp, live, err

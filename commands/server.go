@@ -36,6 +36,22 @@ type Source interface {
 	Live(ctx context.Context, abs string) (documents.Live, error)
 }
 
+// Syncer is a Source whose editor may hold back the changes a person
+// made (Neovim sends them after a debounce): Sync asks for them, so that
+// what Live returns next is what the editor holds. Every command that
+// reads live text syncs first, and an edit syncs before each plan, so
+// nothing is planned against text the editor has left behind.
+type Syncer interface {
+	Sync(ctx context.Context)
+}
+
+// sync brings the Source up to date with the editor, when it can be.
+func (s *Server) sync(ctx context.Context) {
+	if sy, ok := s.Source.(Syncer); ok {
+		sy.Sync(ctx)
+	}
+}
+
 // Sink writes a change set, all or nothing, and reports the text each file
 // holds afterwards. It returns documents.ErrNotApplied when it wrote
 // nothing because a file is not the text the change was proven against.

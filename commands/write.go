@@ -43,6 +43,7 @@ func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 	}
 	defer unlock()
 
+	s.sync(ctx)
 	live, err := s.Source.Live(ctx, wp.Abs)
 	if err != nil {
 		return nil, err

@@ -49,7 +49,6 @@ type bridge struct {
 	reg *endpoint.Registry // nil: publish nothing
 
 	mu      sync.Mutex // guards the fields below
-	save    bool       // the editor offered hashline/saveDocument
 	l       *endpoint.Listener
 	problem string // why nothing is published, when nothing is
 	conns   map[*bridgeConn]bool
@@ -60,28 +59,12 @@ type bridge struct {
 func newBridge(s *Server) *bridge { return &bridge{s: s, conns: map[*bridgeConn]bool{}} }
 
 // saves reports whether the editor saves documents when asked.
-func (b *bridge) saves() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.save
-}
+func (b *bridge) saves() bool { return b.s.clientOffers().SaveDocument }
 
-// initialize reads whether the editor offers hashline/saveDocument,
-// publishes the endpoint, and says in res (the initialize result) where it
-// is, or why it is not.
-func (b *bridge) initialize(params json.RawMessage, res any) any {
-	var p struct {
-		InitializationOptions struct {
-			SaveDocument bool `json:"saveDocument"`
-			Hashline     struct {
-				SaveDocument bool `json:"saveDocument"`
-			} `json:"hashline"`
-		} `json:"initializationOptions"`
-	}
-	_ = json.Unmarshal(params, &p) // a malformed field was reported by initialize
-	o := p.InitializationOptions
+// initialize publishes the endpoint, and says in res (the initialize
+// result) where it is, or why it is not.
+func (b *bridge) initialize(res any) any {
 	b.mu.Lock()
-	b.save = o.SaveDocument || o.Hashline.SaveDocument
 	told := b.reg != nil || b.problem != ""
 	b.mu.Unlock()
 	b.publish()
@@ -277,7 +260,7 @@ func (c *bridgeConn) welcome(params json.RawMessage, folders []string) (endpoint
 		}
 	}
 	s := c.b.s
-	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: s.docs, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits}
+	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: source{s}, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmds != nil {

@@ -19,6 +19,10 @@ const methodSaveDocument = "hashline/saveDocument"
 
 type saveParams struct {
 	URI string `json:"uri"`
+	// Version is the version of the document the edit left, as the
+	// editor reported it: the editor saves only that text, so a person
+	// who typed since keeps those changes unsaved.
+	Version *int32 `json:"version,omitempty"`
 }
 
 type saveResult struct {
@@ -78,9 +82,16 @@ func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want
 	case !v.s.bridge.saves():
 		return nil, "the editor does not offer to save files for hashline-ls (its hashline plugin or extension predates hashline/saveDocument)"
 	}
+	params := saveParams{URI: sink(v).uriOf(path)}
+	if doc, open := v.s.docs.Get(path); open {
+		if !documents.OnDisk(doc.Text, want) {
+			return nil, "it changed in the editor after the edit landed (typing that is not saved)"
+		}
+		params.Version = &doc.Version
+	}
 	var res saveResult
 	callCtx, cancel := context.WithTimeout(ctx, saveTimeout)
-	_, err = v.s.conn.Call(callCtx, methodSaveDocument, saveParams{URI: sink(v).uriOf(path)}, &res)
+	_, err = v.s.conn.Call(callCtx, methodSaveDocument, params, &res)
 	cancel()
 	switch {
 	case ctx.Err() != nil:

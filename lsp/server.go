@@ -42,6 +42,7 @@ type Server struct {
 	mu       sync.Mutex // guards the fields below
 	state    state
 	caps     clientCaps
+	offers   clientOffers
 	settings Settings
 	folders  []string          // canonical workspace folders
 	uris     map[string]string // document URI → canonical path, while open
@@ -110,7 +111,7 @@ func New(log *zap.Logger) *Server {
 		exit:     make(chan int, 1),
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
-	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
+	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: source{s}, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
 	s.bridge = newBridge(s)
 	return s
 }
@@ -151,7 +152,7 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		if err != nil {
 			return reply(ctx, nil, err)
 		}
-		return reply(ctx, s.bridge.initialize(req.Params(), res), nil)
+		return reply(ctx, s.bridge.initialize(res), nil)
 	case protocol.MethodShutdown:
 		s.shutdown()
 		s.bridge.close()
@@ -242,6 +243,12 @@ func (s *Server) applyEditTimeout() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Duration(s.settings.ApplyEditTimeoutMs) * time.Millisecond
+}
+
+func (s *Server) clientOffers() clientOffers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offers
 }
 
 func (s *Server) capabilities() clientCaps {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"go.uber.org/zap"
+
 	"hashline-ls/documents"
 )
 
@@ -24,14 +26,16 @@ func canonical(uri string) (string, bool) {
 func (s *Server) didOpen(raw json.RawMessage) error {
 	var p struct {
 		TextDocument struct {
-			URI     string `json:"uri"`
-			Version int32  `json:"version"`
-			Text    string `json:"text"`
+			URI        string `json:"uri"`
+			LanguageID string `json:"languageId"`
+			Version    int32  `json:"version"`
+			Text       string `json:"text"`
 		} `json:"textDocument"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return err
 	}
+	s.log.Debug("didOpen", zap.String("uri", p.TextDocument.URI), zap.String("languageId", p.TextDocument.LanguageID), zap.Int32("version", p.TextDocument.Version))
 	path, ok := canonical(p.TextDocument.URI)
 	if !ok {
 		return nil // not a file: untitled buffers and the like are not ours
@@ -85,6 +89,7 @@ func (s *Server) didClose(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return err
 	}
+	s.log.Debug("didClose", zap.String("uri", p.TextDocument.URI))
 	s.mu.Lock()
 	path, ok := s.uris[p.TextDocument.URI]
 	delete(s.uris, p.TextDocument.URI)

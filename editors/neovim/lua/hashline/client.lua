@@ -198,9 +198,12 @@ end
 -- hashline/saveDocument: hashline-ls asks for a buffer to be saved after a
 -- terminal agent's edit (through hashline-ls mcp) landed in it; the server
 -- asks only when the buffer held no unsaved changes before the edit, so the
--- agent's next step on the disk sees it. Neovim's own :write saves it, so
--- BufWritePre autocmds (formatters) run; :write! because the server has
--- checked that the disk holds what the buffer held.
+-- agent's next step on the disk sees it. The buffer is saved only if it is
+-- exactly as the edit left it (its version then, and the one the server
+-- names): a person who typed since keeps those changes unsaved. Decided
+-- and done in one step here, where the person types. Neovim's own :write
+-- saves it, so BufWritePre autocmds (formatters) run; :write! because the
+-- server has checked that the disk holds what the buffer held.
 local function save_document(_, params)
   local uri = type(params) == "table" and params.uri
   if type(uri) ~= "string" then
@@ -213,6 +216,11 @@ local function save_document(_, params)
   end
   if vim.bo[buf].readonly or not vim.bo[buf].modifiable then
     return { saved = false, reason = "the buffer is read-only in Neovim" }
+  end
+  local now, left = apply.version_of(buf), apply.left_at(buf)
+  local want = params.version
+  if left == nil or now ~= left or (want ~= nil and want ~= vim.NIL and want ~= now) then
+    return { saved = false, reason = "the buffer changed after the edit landed (typing that is not saved)" }
   end
   local ok, err = pcall(vim.api.nvim_buf_call, buf, function()
     vim.cmd("silent write!")
@@ -228,6 +236,7 @@ end
 M.handlers = {
   ["workspace/applyEdit"] = apply.handler,
   ["hashline/saveDocument"] = save_document,
+  ["hashline/flush"] = apply.flush_handler,
 }
 
 
@@ -268,8 +277,10 @@ function M.client_config()
     -- Named by its path, as Neovim names the folders it makes: 0.8 to 0.10
     -- reuse a running client only for a folder whose name is the root.
     workspace_folders = { { uri = vim.uri_from_fname(state.root), name = state.root } },
-    -- saveDocument tells the server this client implements the request.
-    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true }) },
+    -- What this client does beyond the protocol: it answers
+    -- hashline/saveDocument and hashline/flush, and checks the version of
+    -- every edit itself (Neovim's own check skips version 0).
+    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true, flush = true, checksVersions = true }) },
     settings = { hashline = settings },
     flags = config.values.flags,
     handlers = M.handlers,
@@ -381,9 +392,17 @@ function M._on_buffer(buf)
   if not (state.setup and config.values.autostart or not state.setup and M.enabled()) then
     return
   end
-  if M.is_file_buffer(buf) then
-    M.attach(buf)
-  end
+  -- Attached once the buffer's autocommands have run, so its filetype is
+  -- known: a document opened without its languageId is reopened with it
+  -- by vim.lsp.enable (0.11+), which leaves Neovim's change tracking
+  -- counting it twice and, after :bdelete, sending changes computed from
+  -- lines it no longer holds. vim.lsp.enable attaches a buffer with a
+  -- filetype itself; this attaches the rest, once.
+  vim.schedule(function()
+    if M.is_file_buffer(buf) and not M.is_attached(buf) then
+      M.attach(buf)
+    end
+  end)
 end
 
 -- Called by hashline.hooks on BufEnter.
