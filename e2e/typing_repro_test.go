@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -114,6 +115,63 @@ func TestTypingServerCopyMatchesAfterBufferDelete(t *testing.T) {
 		}
 		e.checkServerSees("app.py")
 	})
+}
+
+// TestTypingKeystrokeBeforeTheEdit: a keystroke reaches Neovim after the
+// server flushed and planned, just before the edit is applied. The plugin
+// refuses the edit as made for an older version, and the server plans it
+// again against the typed text.
+func TestTypingKeystrokeBeforeTheEdit(t *testing.T) {
+	eachNeovim(t, func(t *testing.T, nvim string) {
+		e := startTyping(t, nvim, typingSetup{files: map[string]string{"app.py": numbered(20)}, open: []string{"app.py"}, typeBeforeEdit: "new\n"})
+		r := e.read("app.py")
+		res := e.edit("app.py", r.tag(), "PUT 8.=8:\n+line_8 = 'agent'\n")
+		got := e.buffer("app.py")
+		if res.isErr || !strings.HasPrefix(got.text(), "new\nline_1 = 1\n") || !strings.Contains(got.text(), "line_7 = 7\nline_8 = 'agent'\nline_9 = 9\n") {
+			e.fatal("the edit answered (error %v):\n%s\nthe buffer holds:\n%s", res.isErr, res.text, got.text())
+		}
+		if !strings.Contains(res.text, "changed outside this session since your read") {
+			e.fatal("the edit landed without saying the file moved under it:\n%s", res.text)
+		}
+		if log, _ := os.ReadFile(e.serverLog); !strings.Contains(string(log), "changed after hashline-ls checked the edit") {
+			e.fatal("the plugin did not refuse the edit made for the older version")
+		}
+		e.checkServerSees("app.py")
+	})
+}
+
+// TestTypingHealthFindsAStaleCopy: :checkhealth hashline compares the
+// server's copy of each buffer with the buffer, and says when they differ.
+func TestTypingHealthFindsAStaleCopy(t *testing.T) {
+	eachNeovim(t, func(t *testing.T, nvim string) {
+		e := startTyping(t, nvim, typingSetup{files: map[string]string{"app.py": numbered(5)}, open: []string{"app.py"}})
+		report := e.health()
+		if !strings.Contains(report, "the server holds the buffer's text") || strings.Contains(report, "differs") {
+			e.fatal(":checkhealth hashline, in step:\n%s", report)
+		}
+		// A change the server gets that the buffer never made.
+		e.lua(`local c = require("hashline").client()
+			local p = { textDocument = { uri = vim.uri_from_bufnr(0), version = 1000 },
+				contentChanges = { { range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 0 } }, text = "stale" } } }
+			if vim.fn.has("nvim-0.11") == 1 then c:notify("textDocument/didChange", p) else c.notify("textDocument/didChange", p) end`)
+		report = e.health()
+		if !strings.Contains(report, "the server's copy differs from the buffer") {
+			e.fatal(":checkhealth hashline, out of step:\n%s", report)
+		}
+	})
+}
+
+// health runs :checkhealth hashline and returns its report.
+func (e *typingEditor) health() string {
+	e.t.Helper()
+	v := e.lua(`local cur = vim.api.nvim_get_current_buf()
+		vim.cmd("checkhealth hashline")
+		local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+		vim.cmd("bwipeout")
+		vim.api.nvim_set_current_buf(cur)
+		return text`)
+	s, _ := v.(string)
+	return s
 }
 
 // checkServerSees reads name through the agent and fails unless the read

@@ -40,8 +40,9 @@ type typingSetup struct {
 	open     []string // the files to :edit, in order; the last one is current
 	debounce int      // the client's debounce_text_changes in ms; 0: Neovim's default
 	// typeAfterEdit is typed at the cursor the moment an edit is applied,
-	// when Neovim is in insert mode (see testdata/nvim_typing.lua).
-	typeAfterEdit string
+	// when Neovim is in insert mode; typeBeforeEdit as the first edit
+	// arrives, before it is applied (see testdata/nvim_typing.lua).
+	typeAfterEdit, typeBeforeEdit string
 }
 
 func startTyping(t *testing.T, nvim string, setup typingSetup) *typingEditor {
@@ -64,7 +65,7 @@ func startTyping(t *testing.T, nvim string, setup typingSetup) *typingEditor {
 	e.cmd = exec.Command(nvim, "--headless", "--clean", "--listen", sock, "-u", script)
 	e.cmd.Dir = ws
 	e.cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+ws, "HASHLINE_PLUGIN="+plugin,
-		"HASHLINE_LOG="+e.serverLog, "HASHLINE_TYPE_AFTER_EDIT="+setup.typeAfterEdit,
+		"HASHLINE_LOG="+e.serverLog, "HASHLINE_TYPE_AFTER_EDIT="+setup.typeAfterEdit, "HASHLINE_TYPE_BEFORE_EDIT="+setup.typeBeforeEdit,
 		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"), "XDG_DATA_HOME="+filepath.Join(xdg, "data"),
 		"XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
 	if setup.debounce > 0 {
@@ -232,18 +233,27 @@ type call struct {
 
 func (e *typingEditor) call(tool string, args map[string]any) call {
 	e.t.Helper()
+	c, err := e.tryCall(tool, args)
+	if err != nil {
+		e.fatal("%v", err)
+	}
+	return c
+}
+
+// tryCall is call for a goroutine other than the test's.
+func (e *typingEditor) tryCall(tool string, args map[string]any) (call, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	start := time.Now()
 	res, err := e.agent.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
 	if err != nil || len(res.Content) == 0 {
-		e.fatal("%s %v: %v %+v", tool, args, err, res)
+		return call{}, fmt.Errorf("%s %v: %v %+v", tool, args, err, res)
 	}
 	text, _ := res.Content[0].(*sdk.TextContent)
 	if text == nil {
-		e.fatal("%s: no text block: %+v", tool, res.Content)
+		return call{}, fmt.Errorf("%s: no text block: %+v", tool, res.Content)
 	}
-	return call{text: text.Text, isErr: res.IsError, took: time.Since(start)}
+	return call{text: text.Text, isErr: res.IsError, took: time.Since(start)}, nil
 }
 
 var tagRe = regexp.MustCompile(`(?m)^\[[^\]#]+#([0-9A-F]{4})\]`)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
@@ -123,6 +124,7 @@ func (k sink) applyEdit(ctx context.Context, params applyParams) error {
 		if reason == "" {
 			reason = "no reason given"
 		}
+		k.s.log.Debug("the editor refused the edit", zap.String("reason", reason))
 		return fmt.Errorf("%w (%s)", documents.ErrNotApplied, reason)
 	}
 	return nil
@@ -236,29 +238,35 @@ func (k sink) uriOf(path string) string {
 	return fileURI(path)
 }
 
-// textEdits converts byte edits of old's raw text to LSP text edits. A
-// file read from disk may start with a BOM that an editor's buffer does not
-// hold as a character, so positions are counted after it.
+// textEdits converts byte edits of old's raw text to LSP text edits, each
+// narrowed to what it changes: the person typing in the buffer keeps the
+// cursor on a line the edit rewrites around it. A file read from disk may
+// start with a BOM that an editor's buffer does not hold as a character,
+// so positions are counted after it.
 func textEdits(old *documents.Live, edits []hashline.ByteEdit, enc documents.Encoding, ann string) []textEdit {
-	raw := old.Text.Raw()
+	full := old.Text.Raw()
+	raw := full
 	shift := 0
 	if !old.Open && old.Text.HasBOM() {
 		shift = len("\uFEFF")
 		raw = raw[shift:]
 	}
 	idx := documents.NewLineIndex(raw)
-	out := make([]textEdit, len(edits))
-	for i, e := range edits {
-		start := idx.PositionAt(raw, e.Start-shift, enc)
-		end := idx.PositionAt(raw, e.End-shift, enc)
-		out[i] = textEdit{
+	out := make([]textEdit, 0, len(edits))
+	for _, e := range edits {
+		if e = hashline.Narrow(full, e); e.Start == e.End && e.New == "" {
+			continue
+		}
+		start := idx.PositionAt(raw, max(e.Start-shift, 0), enc)
+		end := idx.PositionAt(raw, max(e.End-shift, 0), enc)
+		out = append(out, textEdit{
 			Range: protocol.Range{
 				Start: protocol.Position{Line: start.Line, Character: start.Character},
 				End:   protocol.Position{Line: end.Line, Character: end.Character},
 			},
 			NewText:      e.New,
 			AnnotationID: ann,
-		}
+		})
 	}
 	return out
 }

@@ -57,9 +57,9 @@ func TestEditOpenBufferLandsInBuffer(t *testing.T) {
 	if !strings.Contains(applies[0].Label, "PUT 2.=2:") {
 		t.Fatalf("label = %q, want it to name the op", applies[0].Label)
 	}
-	// The text edit replaces line 2 only.
-	if got := dc.Edits[0].Range; got != span(pos(1, 0), pos(2, 0)) || dc.Edits[0].NewText != "deux\n" {
-		t.Fatalf("text edit = %+v %q, want line 2 replaced", got, dc.Edits[0].NewText)
+	// The text edit replaces what changed of line 2 only.
+	if got := dc.Edits[0].Range; got != span(pos(1, 0), pos(1, 3)) || dc.Edits[0].NewText != "deux" {
+		t.Fatalf("text edit = %+v %q, want line 2's text replaced", got, dc.Edits[0].NewText)
 	}
 	// Closed without saving, the file is the disk's again.
 	e.Close("a.txt")

@@ -160,6 +160,8 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 	case protocol.MethodWorkspaceExecuteCommand:
 		s.executeCommand(ctx, call, reply)
 		return nil
+	case methodDocumentDigest:
+		return reply(ctx, s.documentDigest(req.Params()), nil)
 	}
 	return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method %q is not supported by hashline-ls", req.Method())))
 }

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -98,4 +100,35 @@ func (s *Server) didClose(raw json.RawMessage) error {
 		s.docs.Close(path)
 	}
 	return nil
+}
+
+// methodDocumentDigest asks what the server holds of a document, for an
+// editor to compare with its buffer (:checkhealth hashline): the server's
+// copy is only as good as the changes the editor sent.
+const methodDocumentDigest = "hashline/documentDigest"
+
+type documentDigest struct {
+	Open    bool   `json:"open"`
+	Version int32  `json:"version"`
+	Bytes   int    `json:"bytes"`
+	SHA256  string `json:"sha256,omitempty"` // hex, of the text as the editor sent it
+}
+
+func (s *Server) documentDigest(raw json.RawMessage) documentDigest {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	_ = json.Unmarshal(raw, &p)
+	s.mu.Lock()
+	path, ok := s.uris[p.URI]
+	s.mu.Unlock()
+	if !ok {
+		return documentDigest{}
+	}
+	d, open := s.docs.Get(path)
+	if !open {
+		return documentDigest{}
+	}
+	sum := sha256.Sum256([]byte(d.Text))
+	return documentDigest{Open: true, Version: d.Version, Bytes: len(d.Text), SHA256: hex.EncodeToString(sum[:])}
 }

@@ -17,17 +17,30 @@ for _, p in ipairs({ "python3", "ruby", "perl", "node" }) do
   vim.g["loaded_" .. p .. "_provider"] = 0
 end
 
+-- $HASHLINE_TYPE_BEFORE_EDIT, when set, is typed at the cursor as the
+-- first edit arrives, before it is applied: a keystroke that reached
+-- Neovim after the server last heard from it.
+local before = os.getenv("HASHLINE_TYPE_BEFORE_EDIT")
 local after = os.getenv("HASHLINE_TYPE_AFTER_EDIT")
-if after and after ~= "" then
+local function type_here(text)
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local lines = vim.split(text, "\n", { plain = true })
+  vim.api.nvim_buf_set_text(0, row - 1, col, row - 1, col, lines)
+  local last = lines[#lines]
+  vim.api.nvim_win_set_cursor(0, { row + #lines - 1, #lines == 1 and col + #last or #last })
+end
+if (after and after ~= "") or (before and before ~= "") then
   -- Wrapped before hashline.client loads, which takes the handler then.
   local apply = require("hashline.apply")
   local handler = apply.handler
   apply.handler = function(...)
+    if before and before ~= "" then
+      type_here(before)
+      before = nil
+    end
     local res = handler(...)
-    if type(res) == "table" and res.applied and vim.fn.mode() == "i" then
-      local row, col = unpack(vim.api.nvim_win_get_cursor(0))
-      vim.api.nvim_buf_set_text(0, row - 1, col, row - 1, col, { after })
-      vim.api.nvim_win_set_cursor(0, { row, col + #after })
+    if after and after ~= "" and type(res) == "table" and res.applied and vim.fn.mode() == "i" then
+      type_here(after)
     end
     return res
   end

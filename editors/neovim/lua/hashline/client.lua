@@ -266,6 +266,35 @@ local function on_exit(code, _, client_id)
   end)
 end
 
+-- The languageId each buffer was opened with, kept until it is wiped out.
+-- A buffer is attached as it is read, before Neovim detects its filetype;
+-- were its languageId then "", vim.lsp.enable (0.11+) would reopen the
+-- document as its filetype once detected, and that reopening leaves
+-- Neovim's change tracking counting the buffer twice: after :bdelete it
+-- computes changes from lines the buffer no longer holds. So the
+-- languageId is the detected filetype from the start, and never changes:
+-- hashline-ls treats every language alike.
+local language_ids = {}
+
+local function language_id(buf, filetype)
+  if language_ids[buf] == nil then
+    local detected
+    if has("0.8") then
+      local ok, ft = pcall(vim.filetype.match, { buf = buf })
+      detected = ok and ft or nil
+    end
+    language_ids[buf] = detected or filetype or ""
+  end
+  return language_ids[buf]
+end
+
+vim.api.nvim_create_autocmd("BufWipeout", {
+  group = vim.api.nvim_create_augroup("hashline.client", { clear = true }),
+  callback = function(args)
+    language_ids[args.buf] = nil
+  end,
+})
+
 --- The client configuration handed to Neovim's LSP client.
 function M.client_config()
   state.root = state.root or resolve_root()
@@ -283,6 +312,7 @@ function M.client_config()
     init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true, flush = true, checksVersions = true }) },
     settings = { hashline = settings },
     flags = config.values.flags,
+    get_language_id = language_id,
     handlers = M.handlers,
     on_attach = config.values.on_attach,
     on_init = on_init,
@@ -392,18 +422,11 @@ function M._on_buffer(buf)
   if not (state.setup and config.values.autostart or not state.setup and M.enabled()) then
     return
   end
-  -- Attached once the buffer's autocommands have run, so its filetype is
-  -- known: a document opened without its languageId is reopened with it
-  -- by vim.lsp.enable (0.11+), which leaves Neovim's change tracking
-  -- counting it twice and, after :bdelete, sending changes computed from
-  -- lines it no longer holds. vim.lsp.enable attaches a buffer with a
-  -- filetype itself; this attaches the rest, once.
-  vim.schedule(function()
-    if M.is_file_buffer(buf) and not M.is_attached(buf) then
-      M.attach(buf)
-    end
-  end)
+  if M.is_file_buffer(buf) then
+    M.attach(buf)
+  end
 end
+
 
 -- Called by hashline.hooks on BufEnter.
 function M._on_enter(buf)
