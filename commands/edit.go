@@ -95,10 +95,10 @@ func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArg
 // appliedEdit is an edit the sink wrote: its plan, the live text the plan
 // was proven against, and what the sink reports landed.
 type appliedEdit struct {
-	plan    *hashline.Plan
-	live    documents.Live
-	landed  documents.Landed
-	unsaved []hashline.Warning // the files a Saver left unsaved
+	plan   *hashline.Plan
+	live   documents.Live
+	landed documents.Landed
+	later  []hashline.Warning // what the editor did on the way: a first try it misplaced, files left unsaved
 }
 
 // maxPlans bounds how many times an edit is planned: an editor refuses
@@ -114,6 +114,7 @@ const maxPlans = 6
 func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hashline.EditRequest, wp workspace.Path, dest *workspace.Path) (appliedEdit, error) {
 	var refused error
 	var prev documents.Live
+	var undone []hashline.Warning
 	for attempt := 0; ; attempt++ {
 		s.sync(ctx)
 		live, err := s.Source.Live(ctx, wp.Abs)
@@ -139,6 +140,9 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 		}
 		cs := changeSet(plan, wp, dest, live)
 		landed, err := s.Sink.Apply(ctx, cs)
+		if u := (*documents.Undone)(nil); errors.As(err, &u) {
+			undone = append(undone, hashline.Warning{Kind: hashline.WarnEditor, Message: u.Warning()})
+		}
 		if errors.Is(err, documents.ErrNotApplied) {
 			refused, prev = err, live
 			continue
@@ -147,7 +151,7 @@ func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hash
 			return appliedEdit{}, err
 		}
 		landed, unsaved := s.save(ctx, cs, landed)
-		return appliedEdit{plan: plan, live: live, landed: landed, unsaved: unsaved}, nil
+		return appliedEdit{plan: plan, live: live, landed: landed, later: append(undone, unsaved...)}, nil
 	}
 }
 
@@ -203,7 +207,7 @@ func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *wo
 	if w, drifted := landedDrift(plan.New, got); drifted {
 		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
 	}
-	res.Warnings = append(res.Warnings, ap.unsaved...)
+	res.Warnings = append(res.Warnings, ap.later...)
 	res.Path = at.Rel
 	res.Tag = string(got.Tag())
 	res.Header = hashline.Header(at.Rel, got.Tag())

@@ -35,6 +35,28 @@ func TestTypingEditNeverLandsOnTheWrongLine(t *testing.T) {
 	})
 }
 
+// TestTypingMisplacedEditIsUndone is the first test with Neovim's own LSP
+// client and handlers alone, without the plugin: nothing checks version 0
+// and nothing flushes the held change, so Neovim applies the edit at the
+// wrong line. The server finds it there, undoes it exactly, plans it again
+// against the typed text, and says so; the person's lines all survive.
+func TestTypingMisplacedEditIsUndone(t *testing.T) {
+	eachNeovim(t, func(t *testing.T, nvim string) {
+		e := startTyping(t, nvim, typingSetup{files: map[string]string{"app.py": numbered(20)}, open: []string{"app.py"}, debounce: 300, noPlugin: true})
+		r := e.read("app.py")
+		e.typeKeys("2GOnew<Esc>")
+		res := e.edit("app.py", r.tag(), "PUT 8.=8:\n+line_8 = 'agent'\n")
+		want := strings.Split(strings.TrimSuffix(numbered(20), "\n"), "\n")
+		want = slices.Insert(want, 1, "new")
+		want[8] = "line_8 = 'agent'"
+		got := e.buffer("app.py")
+		if res.isErr || !slices.Equal(got.lines, want) || !strings.Contains(res.text, "that was undone") {
+			e.fatal("the edit answered (error %v):\n%s\nthe buffer holds:\n%s\nwant:\n%s", res.isErr, res.text, got.text(), strings.Join(want, "\n"))
+		}
+		e.checkServerSees("app.py")
+	})
+}
+
 // TestTypingSaveKeepsUnsavedTyping: the buffer is clean, the person is in
 // insert mode, the agent's edit lands and the person types on at once. The
 // bridge saves only what the edit left: typing the person has not saved

@@ -89,13 +89,13 @@ type agentEdit struct {
 }
 
 var (
-	rowRe   = regexp.MustCompile(`^line_(\d+) = ('a\d+'|\d+)((?: # p\d{4})*)$`)
+	rowRe = regexp.MustCompile(`^line_(\d+) = ('a\d+'|\d+)((?: # p\d{4})*)$`)
 	// readRowRe is a row as the agent reads it: a word may be half typed.
-	readRowRe = regexp.MustCompile(`^line_(\d+) = ('a\d+'|\d+)(.*)$`)
+	readRowRe  = regexp.MustCompile(`^line_(\d+) = ('a\d+'|\d+)(.*)$`)
 	diskWordRe = regexp.MustCompile(`(?m)(?:^| # )(p\d*)`)
-	agentRe = regexp.MustCompile(`^agent_(\d+) = \d+$`)
-	wordRe  = regexp.MustCompile(`^p\d{4}$`)
-	codeRe  = regexp.MustCompile(`^([A-Z_]+):`)
+	agentRe    = regexp.MustCompile(`^agent_(\d+) = \d+$`)
+	wordRe     = regexp.MustCompile(`^p\d{4}$`)
+	codeRe     = regexp.MustCompile(`^([A-Z_]+):`)
 )
 
 // person types until the deadline, as a person would.

@@ -32,6 +32,8 @@ type typingEditor struct {
 	mcpErr    *strings.Builder
 	serverLog string
 	lspLog    string
+	tmp       string // the TMPDIR the server publishes its endpoint in
+	noPlugin  bool
 }
 
 // typingSetup says how a typingEditor starts.
@@ -43,6 +45,8 @@ type typingSetup struct {
 	// when Neovim is in insert mode; typeBeforeEdit as the first edit
 	// arrives, before it is applied (see testdata/nvim_typing.lua).
 	typeAfterEdit, typeBeforeEdit string
+	// noPlugin runs the server with Neovim's own LSP client alone.
+	noPlugin bool
 }
 
 func startTyping(t *testing.T, nvim string, setup typingSetup) *typingEditor {
@@ -68,6 +72,11 @@ func startTyping(t *testing.T, nvim string, setup typingSetup) *typingEditor {
 		"HASHLINE_LOG="+e.serverLog, "HASHLINE_TYPE_AFTER_EDIT="+setup.typeAfterEdit, "HASHLINE_TYPE_BEFORE_EDIT="+setup.typeBeforeEdit,
 		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"), "XDG_DATA_HOME="+filepath.Join(xdg, "data"),
 		"XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
+	if setup.noPlugin {
+		e.cmd.Env = append(e.cmd.Env, "HASHLINE_NO_PLUGIN=1")
+	}
+	e.noPlugin = setup.noPlugin
+	e.tmp = tmp
 	if setup.debounce > 0 {
 		e.cmd.Env = append(e.cmd.Env, fmt.Sprintf("HASHLINE_DEBOUNCE=%d", setup.debounce))
 	}
@@ -173,16 +182,29 @@ func (e *typingEditor) waitAttached(names ...string) {
 	e.t.Helper()
 	for _, name := range names {
 		e.until(name+" to be attached", `
-			local hl = require("hashline")
-			local c = hl.client()
 			local b = vim.fn.bufnr(...)
-			return c ~= nil and c.initialized == true and b > 0 and hl.is_attached(b)`, filepath.Join(e.ws, name))
+			if b <= 0 then return false end
+			local list = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = b }) or vim.lsp.buf_get_clients(b)
+			for _, c in pairs(list) do
+				if c.initialized then return true end
+			end
+			return false`, filepath.Join(e.ws, name))
 	}
 }
 
+// waitEndpoint waits until the server has published its bridge endpoint.
 func (e *typingEditor) waitEndpoint() {
 	e.t.Helper()
-	e.until("the server's bridge endpoint", `return require("hashline").info().endpoint ~= nil`)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(e.tmp, "hashline-*", "*.sock")); len(m) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.fatal("waited 30 s for the server's bridge endpoint")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // buffer is what the editor holds for name: its lines, and whether it is

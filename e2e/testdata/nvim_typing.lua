@@ -47,8 +47,25 @@ if (after and after ~= "") or (before and before ~= "") then
 end
 
 local debounce = tonumber(os.getenv("HASHLINE_DEBOUNCE") or "")
-require("hashline").setup({
-  cmd = { os.getenv("HASHLINE_BIN"), "--stdio", "--log-file", os.getenv("HASHLINE_LOG"), "--log-level", "debug" },
-  root = os.getenv("HASHLINE_ROOT"),
-  flags = debounce and { debounce_text_changes = debounce } or nil,
-})
+local flags = debounce and { debounce_text_changes = debounce } or nil
+local cmd = { os.getenv("HASHLINE_BIN"), "--stdio", "--log-file", os.getenv("HASHLINE_LOG"), "--log-level", "debug" }
+
+if os.getenv("HASHLINE_NO_PLUGIN") ~= "" and os.getenv("HASHLINE_NO_PLUGIN") ~= nil then
+  -- hashline-ls as any LSP client runs it: Neovim's own client and
+  -- handlers, none of the plugin's checks.
+  local root = os.getenv("HASHLINE_ROOT")
+  local id
+  vim.api.nvim_create_autocmd("BufReadPost", {
+    callback = function(args)
+      if vim.fn.has("nvim-0.8") == 1 then
+        vim.lsp.start({ name = "plain", cmd = cmd, root_dir = root, flags = flags }, { bufnr = args.buf })
+      else
+        id = id or vim.lsp.start_client({ name = "plain", cmd = cmd, root_dir = root, flags = flags })
+        vim.lsp.buf_attach_client(args.buf, id)
+      end
+    end,
+  })
+  return
+end
+
+require("hashline").setup({ cmd = cmd, root = os.getenv("HASHLINE_ROOT"), flags = flags })
