@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 
-.PHONY: install vsix test vscode-test vet bench grepbench bench-memory fuzz lint torture
+.PHONY: install vsix test vscode-test vet bench grepbench bench-memory fuzz lint torture soak
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -72,6 +72,15 @@ bench-memory:
 # change. Prints the counts; fails on any wrong write.
 torture:
 	$(GO) test ./hashline/ -run TestTorture -count=1 -torture.n=100000 -v
+
+# A person typing in a real Neovim (each build) while a terminal agent edits
+# the same file through hashline-ls mcp and the bridge, 60 s per build, then
+# an oracle on the buffer and the disk; make test runs it for 8 s. The
+# figures (edits done and refused, keystrokes, latency) are in the log.
+# HASHLINE_SOAK sets the length of the same run in code-server.
+soak:
+	$(GO) test ./e2e/ -run '^TestTypingSoak$$' -count=1 -v -soak 60s -timeout 30m | grep -E '^(=== RUN|--- |    --- |ok|FAIL|PASS)|soak |oracle'
+	cd editors/vscode && HASHLINE_SOAK=60s npm run test:vscode --silent -- --test-name-pattern soak
 
 # Five minutes of each fuzz target.
 fuzz:
