@@ -27,7 +27,7 @@ vsix:
 # Every test: vet, the Go tests with the race detector, then the VS Code
 # extension's unit tests and its real VS Code test.
 test: vet
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 	bash editors/vscode/scripts/test.sh
 
 # The VS Code extension's tests alone (editors/vscode).
