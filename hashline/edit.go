@@ -115,6 +115,15 @@ func (g *gate) run() (*Plan, error) {
 	if len(versions) == 0 && !g.req.Stateless && !g.s.store.AgedOut(g.req.Path, g.tag) {
 		return nil, g.unknown()
 	}
+	// The live text unchanged since the read is known by comparing it with
+	// what the session holds, not by hashing it.
+	if !g.live.hashed() {
+		for _, v := range g.s.store.Versions(g.req.Path) {
+			if v.recalls(g.live) {
+				break
+			}
+		}
+	}
 	collision := false
 	if g.live.Tag() == g.tag {
 		var snap *Snapshot
@@ -229,7 +238,7 @@ func (g *gate) plan(prog *program, edits []ir, t *Text, cb *clipboard) *Plan {
 	}
 	p.Hunks = apply(t, edits)
 	p.Edits = t.Edits(p.Hunks)
-	p.New = NewText(ApplyEdits(t.Raw(), p.Edits))
+	p.New = t.Apply(p.Edits)
 	return p
 }
 

@@ -248,7 +248,7 @@ func PlanPatch(path, display string, ops []PatchOp, live *Text) (*Plan, []Proble
 	p := &Plan{Path: path, Old: live, Summary: fmt.Sprintf("patch: %d op(s)", len(ops))}
 	p.Hunks = apply(live, pl.edits)
 	p.Edits = live.Edits(p.Hunks)
-	p.New = NewText(ApplyEdits(live.Raw(), p.Edits))
+	p.New = live.Apply(p.Edits)
 	if len(p.Hunks) == 0 || p.New.Raw() == live.Raw() {
 		return nil, []Problem{{Path: display, Code: CodeNoChange, Message: fmt.Sprintf("%s: the ops leave the file exactly as it is: if a change was intended, compare the ~ rows with the lines as read", display)}}
 	}

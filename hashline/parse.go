@@ -554,7 +554,7 @@ func splitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
-	t := indexText(s)
+	t := NewLazyText(s)
 	out := make([]string, t.Len())
 	for i := range out {
 		out[i] = t.Line(i + 1)

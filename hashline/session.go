@@ -33,9 +33,27 @@ func (s *Session) Read(path, display string, t *Text, first, limit int) View {
 
 // ReadAs is Read with rows in the given anchor style.
 func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, limit int) View {
+	s.recall(path, t)
 	v := RenderWindowAs(anchors, display, t, first, limit)
 	s.Record(path, t, v.Seen)
 	return v
+}
+
+// recall gives t, the live text of path, the digest and the line index of
+// the version of path the session holds with the same text, if it holds
+// one: a file read again unchanged is compared, not scanned and hashed.
+// A text already indexed or hashed keeps what it has.
+func (s *Session) recall(path string, t *Text) {
+	if t.hashed() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.store.Versions(path) {
+		if v.recalls(t) {
+			return
+		}
+	}
 }
 
 // Record notes that the lines in seen of t were displayed in full.
@@ -108,6 +126,17 @@ func authoredLines(intended, landed *Text) *LineSet {
 	return seen
 }
 
+// Known is the text of the newest version of path the session holds, or
+// nil: a source may compare the file with it rather than read it anew.
+func (s *Session) Known(path string) *Text {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if vs := s.store.Versions(path); len(vs) > 0 && vs[0].Retained {
+		return vs[0].shared.indexed
+	}
+	return nil
+}
+
 // Snapshots returns the versions recorded for path, newest first. The
 // snapshots must not be modified.
 func (s *Session) Snapshots(path string) []*Snapshot {
@@ -170,6 +199,15 @@ func (ss *Sessions) get(name string) (*Session, func()) {
 	s.used = ss.clock
 	ss.m[name] = s
 	return s, dropped
+}
+
+// Lookup returns the named session if there is one, without making it or
+// counting it as used.
+func (ss *Sessions) Lookup(name string) (*Session, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	s, ok := ss.m[name]
+	return s, ok
 }
 
 // End drops the named session; it reports whether there was one.

@@ -10,7 +10,13 @@ import (
 // in every session, holds the same one, so 32 sessions that read one file
 // version keep it once; when the last of them drops it, the collector
 // frees it and its entry leaves the table.
-type sharedText struct{ text string }
+type sharedText struct {
+	text string
+	// indexed is text as a Text: the very one recorded when that was
+	// already in normalized form, so its line index and digest serve a
+	// later read of the same bytes and recovery from this version.
+	indexed *Text
+}
 
 // sharedTexts indexes the retained texts by the digest the store computes
 // anyway. A digest sets trailing whitespace aside (§3.1), so a hit is
@@ -21,14 +27,18 @@ var sharedTexts = struct {
 	m  map[Digest]weak.Pointer[sharedText]
 }{m: map[Digest]weak.Pointer[sharedText]{}}
 
-// share returns the retained copy of text, whose digest is d.
-func share(d Digest, text string) *sharedText {
+// share returns the retained copy of text, the normalized text of t, whose
+// digest is d.
+func share(d Digest, text string, t *Text) *sharedText {
 	sharedTexts.mu.Lock()
 	defer sharedTexts.mu.Unlock()
 	if s := sharedTexts.m[d].Value(); s != nil && s.text == text {
 		return s
 	}
-	s := &sharedText{text: text}
+	s := &sharedText{text: text, indexed: t}
+	if text != t.raw {
+		s.indexed = NewLazyText(text)
+	}
 	sharedTexts.m[d] = weak.Make(s)
 	runtime.AddCleanup(s, unshare, d)
 	return s

@@ -1,5 +1,7 @@
 package hashline
 
+import "strings"
+
 // Snapshot is one version of a file as a session was shown it (§4.1).
 type Snapshot struct {
 	// Text is the normalized text (LF, no BOM, trailing whitespace kept).
@@ -113,7 +115,7 @@ func (s *Store) retain(v *Snapshot, t *Text) {
 	s.bytes -= len(v.Text)
 	v.Text, v.Retained, v.shared = "", false, nil
 	if norm := t.Normalized(); len(norm) <= MaxRetainedFileBytes {
-		v.shared = share(t.Digest(), norm)
+		v.shared = share(t.Digest(), norm, t)
 		v.Text, v.Retained = v.shared.text, true
 		s.bytes += len(norm)
 	}
@@ -157,6 +159,27 @@ func (s *Store) coldest(except string) string {
 		}
 	}
 	return cold
+}
+
+// recalls gives t the digest of v, and the line index of the text v was
+// recorded from, when t holds that text: the same bytes, or, for a text
+// with a BOM or CRs, the same normalized text. Normalized text holds no CR,
+// so a t without one that equals it, and starts with no BOM, is in
+// normalized form itself. It reports whether t is v's text.
+func (v *Snapshot) recalls(t *Text) bool {
+	if !v.Retained {
+		return false
+	}
+	if u := v.shared.indexed; t == u || t.raw == v.Text && !strings.HasPrefix(t.raw, bom) {
+		t.takeFrom(u)
+		t.knowDigest(v.Digest)
+		return true
+	}
+	if x := t.x(); (x.bom || x.hasCR) && t.normalizedIs(v.Text) {
+		t.knowDigest(v.Digest)
+		return true
+	}
+	return false
 }
 
 // Forget drops every version of path.
