@@ -132,6 +132,7 @@ func (l *Landing) await(ctx context.Context, t target, store *Store, seq uint64,
 			}
 		}
 		if shows && last == t.want.Raw() {
+			store.adopt(t.path, t.want)
 			return t.want, nil
 		}
 		if shows && time.Since(lastAt) >= settle {

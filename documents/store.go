@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unsafe"
 
 	"hashline-ls/hashline"
 )
@@ -48,11 +49,34 @@ type Store struct {
 	journals map[string][]*journal
 }
 
+// entry is one open document. A keystroke in a large document must not
+// cost a new copy of it for the collector to reclaim, or the process's peak
+// grows with typing: a change is built in a buffer the store owns, the
+// spare, and the buffer the text it replaces lived in becomes the next
+// spare. A text handed out of the store (a Doc, a Live) is frozen first,
+// and a frozen buffer is never written again, so every string outside the
+// store stays what it was.
 type entry struct {
 	doc Doc
 	// idx indexes doc.Text. Change updates it in place, so it never leaves
 	// the store.
 	idx *LineIndex
+	// buf holds doc.Text while nothing outside the store refers to it; nil
+	// once frozen, or when the text is a string the editor sent whole.
+	buf []byte
+	// spare is a buffer no text refers to any more, for the next change.
+	spare []byte
+	// live is doc.Text as a hashline.Text, so that its line index and its
+	// digest are computed once for the version, whoever asks: made by the
+	// first Live, or taken from an edit that landed as it was meant.
+	live *hashline.Text
+}
+
+// out returns the document for use outside the store, freezing its text.
+// The caller holds the store's mutex.
+func (e *entry) out() Doc {
+	e.buf = nil
+	return e.doc
 }
 
 // NewStore returns an empty store counting positions in UTF-16, until
@@ -135,7 +159,12 @@ func (s *Store) Change(path string, version int32, changes []Change) error {
 			return fmt.Errorf("didChange for %s (version %d): change %d of %d: %w; none of them applied", path, version, i+1, len(changes), err)
 		}
 	}
-	e.doc.Text, e.idx = b.finish()
+	text, idx, buf := b.finish(e.spare)
+	if buf != nil || !sameString(text, e.doc.Text) {
+		// The old text's buffer, unless frozen, is free from now on.
+		e.spare, e.buf = e.buf, buf
+	}
+	e.doc.Text, e.idx, e.live = text, idx, nil
 	s.seq++
 	e.doc.Version, e.doc.Seq = version, s.seq
 	s.note(path, changes)
@@ -164,22 +193,58 @@ func (s *Store) Get(path string) (Doc, bool) {
 	if !ok {
 		return Doc{}, false
 	}
-	return e.doc, true
+	return e.out(), true
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
-// one, else the disk (DESIGN §2).
+// one, else the disk (DESIGN §2). The buffer's text is one hashline.Text
+// per version, indexed and hashed at most once.
 func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
-	if d, ok := s.Get(abs); ok {
-		return Live{Text: hashline.NewText(d.Text), Version: d.Version, Open: true}, nil
+	if l, ok := s.buffer(abs); ok {
+		return l, nil
 	}
 	return s.disk().Live(ctx, abs)
+}
+
+// LiveKnown is Live for a caller that read abs before as known: a file the
+// editor does not hold is compared with known (Disk.LiveKnown).
+func (s *Store) LiveKnown(ctx context.Context, abs string, known *hashline.Text) (Live, error) {
+	if l, ok := s.buffer(abs); ok {
+		return l, nil
+	}
+	return s.disk().LiveKnown(ctx, abs, known)
+}
+
+// buffer is the Live text of the document at abs, if the editor holds it.
+func (s *Store) buffer(abs string) (Live, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.docs[abs]
+	if !ok {
+		return Live{}, false
+	}
+	if e.live == nil {
+		e.live = hashline.NewLazyText(e.out().Text)
+	}
+	return Live{Text: e.live, Version: e.doc.Version, Open: true}, true
+}
+
+// adopt makes t the Live text of the document at path, when it holds t's
+// bytes: an edit that landed as it was meant is not indexed or hashed again.
+func (s *Store) adopt(path string, t *hashline.Text) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.docs[path]; ok && e.live == nil && e.doc.Text == t.Raw() {
+		e.live = t
+	}
 }
 
 // IsOpen reports whether the editor holds abs open: grep reads every other
 // file straight from the disk (commands.OpenFiles).
 func (s *Store) IsOpen(abs string) bool {
-	_, ok := s.Get(abs)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.docs[abs]
 	return ok
 }
 
@@ -199,9 +264,13 @@ func (s *Store) CheckUnchanged(cs ChangeSet) error {
 }
 
 func (s *Store) holds(fc FileChange) bool {
-	if d, ok := s.Get(fc.Path); ok {
-		return fc.Old.Open && d.Text == fc.Old.Text.Raw()
+	s.mu.Lock()
+	if e, ok := s.docs[fc.Path]; ok {
+		same := fc.Old.Open && e.doc.Text == fc.Old.Text.Raw()
+		s.mu.Unlock()
+		return same
 	}
+	s.mu.Unlock()
 	return !fc.Old.Open && s.disk().holds(fc.Path, fc.Old.Text.Raw())
 }
 
@@ -236,7 +305,7 @@ func (s *Store) Wait(ctx context.Context, path string, after uint64, bound time.
 		e, open := s.docs[path]
 		var d Doc
 		if open {
-			d = e.doc
+			d = e.out()
 		}
 		if open && d.Seq > after {
 			s.mu.Unlock()
@@ -369,25 +438,65 @@ func (b *batch) flush(mutate bool) {
 }
 
 // finish returns the text the batch ends with, and its index. The batch is
-// known good by now, so the stored index may be updated in place.
-func (b *batch) finish() (string, *LineIndex) {
-	b.flush(true)
-	return b.base, b.index()
+// known good by now, so the stored index may be updated in place. When
+// splices were pending, the text is built in dst, or in a buffer of its
+// own when dst is too small, and buf is that buffer; else buf is nil.
+func (b *batch) finish(dst []byte) (text string, idx *LineIndex, buf []byte) {
+	if len(b.pending) == 0 {
+		return b.base, b.index(), nil
+	}
+	slices.Reverse(b.pending)
+	buf = spliceInto(dst, b.base, b.pending, true)
+	text = unsafe.String(unsafe.SliceData(buf), len(buf))
+	b.base, b.idx = text, b.index().shift(text, b.pending, true)
+	return b.base, b.idx, buf
 }
 
 // applySplices builds base with the splices, which are in order and do not
 // overlap, in one copy, and shifts idx to match.
 func applySplices(base string, idx *LineIndex, sp []splice, mutate bool) (string, *LineIndex) {
-	edits := make([]hashline.ByteEdit, len(sp))
-	for i, p := range sp {
-		edits[i] = hashline.ByteEdit{Start: p.start, End: p.end, New: p.text}
-	}
-	text := hashline.ApplyEdits(base, edits)
+	buf := spliceInto(nil, base, sp, false)
+	text := unsafe.String(unsafe.SliceData(buf), len(buf))
+	return text, idx.shift(text, sp, mutate)
+}
+
+// shift returns the index of text, which is x's text with sp applied:
+// x itself, updated in place, when mutate allows it.
+func (x *LineIndex) shift(text string, sp []splice, mutate bool) *LineIndex {
 	if mutate && len(sp) == 1 {
-		idx.splice(text, sp[0])
-		return text, idx
+		x.splice(text, sp[0])
+		return x
 	}
-	return text, idx.spliced(text, sp)
+	return x.spliced(text, sp)
+}
+
+// spliceInto writes base with the splices applied into dst, replacing it
+// when it is too small, with room for typing after it if kept is set.
+func spliceInto(dst []byte, base string, sp []splice, kept bool) []byte {
+	size := len(base)
+	for _, p := range sp {
+		size += len(p.text) - (p.end - p.start)
+	}
+	if cap(dst) < size {
+		room := 0
+		if kept {
+			room = size/16 + 4096
+		}
+		dst = make([]byte, 0, size+room)
+	}
+	dst = dst[:0]
+	pos := 0
+	for _, p := range sp {
+		dst = append(dst, base[pos:p.start]...)
+		dst = append(dst, p.text...)
+		pos = p.end
+	}
+	return append(dst, base[pos:]...)
+}
+
+// sameString reports whether a and b are one string, not just equal ones.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // A splice of base[start:end] can change only the line starts in
