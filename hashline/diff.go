@@ -91,7 +91,7 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 			for e < n && ai[i+e] == ai[i+e-1]+1 && bj[j+e] == bj[j+e-1]+1 {
 				e++
 			}
-			kept(ai[i+k], bj[j+k], e-k)
+			kept(int(ai[i+k]), int(bj[j+k]), e-k)
 			k = e
 		}
 	}
@@ -114,11 +114,11 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 
 // onlyShared returns the lines of a that the other side has, and where
 // each was in a.
-func onlyShared(a []int32, other []bool) ([]int32, []int) {
-	kept, at := make([]int32, 0, len(a)), make([]int, 0, len(a))
+func onlyShared(a []int32, other []bool) ([]int32, []int32) {
+	kept, at := make([]int32, 0, len(a)), make([]int32, 0, len(a))
 	for i, x := range a {
 		if other[x] {
-			kept, at = append(kept, x), append(at, i)
+			kept, at = append(kept, x), append(at, int32(i))
 		}
 	}
 	return kept, at

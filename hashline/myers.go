@@ -165,9 +165,11 @@ type internLines struct {
 	mask  uint64
 }
 
+// newInternLines makes a table for lines lines: two thirds full at most,
+// when they all differ, and a third for two texts of mostly the same lines.
 func newInternLines(lines int) *internLines {
-	size := 1
-	for size < 2*lines+16 {
+	size := 16
+	for size < lines+lines/2 {
 		size <<= 1
 	}
 	return &internLines{slots: make([]uint64, size), reps: make([]string, 0, lines), mask: uint64(size - 1)}

@@ -461,7 +461,11 @@ func (x *lines) shifted(raw string, edits []ByteEdit) *lines {
 	body := x.starts[0]
 	out := &lines{eol: "\n", bom: x.bom, final: len(raw) > body && raw[len(raw)-1] == '\n'}
 	old := x.starts[:len(x.starts)-1]
-	starts := make([]int, 0, len(x.starts)+8)
+	room := len(x.starts) + 1
+	for _, e := range edits {
+		room += strings.Count(e.New, "\n") + 1
+	}
+	starts := make([]int, 0, room)
 	add := func(o int) {
 		if o < len(raw) && (o == body || raw[o-1] == '\n') && (len(starts) == 0 || starts[len(starts)-1] < o) {
 			starts = append(starts, o)
@@ -469,30 +473,43 @@ func (x *lines) shifted(raw string, edits []ByteEdit) *lines {
 	}
 	oi, delta := 0, 0
 	for _, e := range edits {
-		for ; oi < len(old) && old[oi] < e.Start; oi++ {
-			starts = append(starts, old[oi]+delta)
+		from := oi
+		for oi < len(old) && old[oi] < e.Start {
+			oi++
 		}
+		starts = appendShifted(starts, old[from:oi], delta)
 		for oi < len(old) && old[oi] <= e.End {
 			oi++
 		}
-		from := e.Start + delta
-		add(from)
+		at := e.Start + delta
+		add(at)
 		for i := 0; ; {
 			j := strings.IndexByte(e.New[i:], '\n')
 			if j < 0 {
 				break
 			}
 			i += j + 1
-			add(from + i)
+			add(at + i)
 		}
-		add(from + len(e.New))
+		add(at + len(e.New))
 		delta += len(e.New) - (e.End - e.Start)
 	}
-	for ; oi < len(old); oi++ {
-		starts = append(starts, old[oi]+delta)
-	}
+	starts = appendShifted(starts, old[oi:], delta)
 	out.starts = append(starts, len(raw))
 	return out
+}
+
+// appendShifted appends the starts, each moved by delta.
+func appendShifted(dst, starts []int, delta int) []int {
+	n := len(dst)
+	dst = append(dst, starts...)
+	if delta != 0 {
+		moved := dst[n:]
+		for i := range moved {
+			moved[i] += delta
+		}
+	}
+	return dst
 }
 
 // ApplyEdits applies sorted, non-overlapping byte edits to raw.
