@@ -200,10 +200,7 @@ func (s *Store) Get(path string) (Doc, bool) {
 // one, else the disk (DESIGN §2). The buffer's text is one hashline.Text
 // per version, indexed and hashed at most once.
 func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
-	if l, ok := s.buffer(abs); ok {
-		return l, nil
-	}
-	return s.disk().Live(ctx, abs)
+	return s.LiveKnown(ctx, abs, nil)
 }
 
 // LiveKnown is Live for a caller that read abs before as known: a file the
