@@ -118,6 +118,8 @@ END {
 			if (base in runs && med(base, "ns/op") > 0) {
 				line = line sprintf("\n      %6.2fx %s, as before", avg / med(base, "ns/op"), bname)
 			}
+		} else if (avg == 0) {
+			# A benchmark of other metrics only.
 		} else if (base in runs && med(base, "ns/op") > 0) {
 			ratio = avg / med(base, "ns/op")
 			line = line sprintf("  %5.2fx %s", ratio, bname)
