@@ -143,12 +143,12 @@ func TestRecallTakesOnlyTheSameText(t *testing.T) {
 	}
 }
 
-// An edit of a text the session holds unchanged takes the live digest from
-// the snapshot rather than hashing it: the very digest the snapshot's text
-// carries.
+// An edit of a large text the session holds unchanged takes the live
+// digest and index from the snapshot rather than hashing and scanning it:
+// the very ones the snapshot's text carries.
 func TestPlanTakesTheDigestOfAnUnchangedText(t *testing.T) {
 	s := NewSession()
-	read := NewText("one\ntwo\nthree\n")
+	read := NewText("one\ntwo\nthree\n" + strings.Repeat("a line of a large text\n", largeText/16))
 	s.Read("f", "f", read, 1, 3)
 	live := NewLazyText(strings.Clone(read.Raw()))
 	if _, err := s.Plan(EditRequest{Path: "f", Display: "f", Tag: string(read.Tag()), Ops: "PUT 2.=2:\n+TWO"}, live); err != nil {

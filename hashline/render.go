@@ -50,22 +50,23 @@ func RenderWindowAs(anchors Anchors, display string, t *Text, first, limit int) 
 	x := t.x()
 	size := len(display) + 8
 	if last >= first {
-		size += x.starts[last] - x.starts[first-1] + (last-first+1)*(digits(last)+1)
+		size += x.at(last) - x.at(first-1) + (last-first+1)*(digits(last)+1)
 	}
 	// One check of the window spares one per row: the rows are split at
 	// ASCII bytes, so they are valid UTF-8 exactly when the window is.
-	valid := last < first || utf8.ValidString(t.raw[x.starts[first-1]:x.starts[last]])
+	valid := last < first || utf8.ValidString(t.raw[x.at(first-1):x.at(last)])
 	w := newRows(appendHeader(make([]byte, 0, size), display, t.Tag()), first, last, valid, anchors, x.hasCR)
 	for n := first; n <= last; n++ {
-		w.add(n, t.raw, x.starts[n-1], x.starts[n], x.contentEnd(t.raw, n-1))
+		w.add(n, t.raw, x.at(n-1), x.at(n), x.contentEnd(t.raw, n-1))
 	}
 	return w.done()
 }
 
 // renderFresh is RenderWindowAs from line 1 of a text not indexed yet,
 // without CR: one scan finds each line for its row, for the index and for
-// whether the text is clean, and the header, which needs the digest, is
-// written last, in the room left for it.
+// whether the text is clean, and the header, which needs the digest
+// (hashed in one call when the text is clean), is written last, in the room
+// left for it.
 func renderFresh(display string, t *Text, limit int) (View, bool) {
 	raw := t.raw
 	body := 0
@@ -83,12 +84,20 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 	}
 	last := min(n, limit)
 	head := len(display) + 8
-	w := newRows(make([]byte, head, head+len(rest)+last*(digits(last)+1)+1), 1, last, utf8.ValidString(rest), AnchorTag, false)
-	x := &lines{starts: make([]int, n+1), eol: "\n", bom: body > 0, final: final}
+	// The rows of a window that ends before the text does take about its
+	// share of the bytes; the buffer grows if they take more.
+	window := len(rest)
+	if last < n {
+		window = len(rest)/n*last + len(rest)/n*last/8
+	}
+	// Rows are written as if the window were valid UTF-8, and checked once
+	// it is known where the window ends.
+	w := newRows(make([]byte, head, head+window+last*(digits(last)+1)+1), 1, last, true, AnchorTag, false)
+	x := &lines{starts: make([]int32, n+1), eol: "\n", bom: body > 0, final: final}
 	dirty := false
 	pos := body
 	for k := range n {
-		x.starts[k] = pos
+		x.starts[k] = int32(pos)
 		i := strings.IndexByte(raw[pos:], '\n')
 		if i < 0 {
 			i = len(raw) - pos
@@ -101,8 +110,12 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 		}
 		pos = e
 	}
-	x.starts[n], x.clean = len(raw), !dirty
+	x.starts[n], x.clean = int32(len(raw)), !dirty
 	t.index.CompareAndSwap(nil, x)
+	if !utf8.ValidString(raw[body:x.at(last)]) {
+		// Rare: rendered again, row by row, from the index made here.
+		return View{}, false
+	}
 	appendHeader(w.b[:0], display, t.Tag())
 	return w.done(), true
 }

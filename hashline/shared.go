@@ -12,11 +12,16 @@ import (
 // frees it and its entry leaves the table.
 type sharedText struct {
 	text string
-	// indexed is text as a Text: the very one recorded when that was
-	// already in normalized form, so its line index and digest serve a
-	// later read of the same bytes and recovery from this version.
+	// indexed is text as a Text. For a large text recorded in normalized
+	// form it is the very one recorded, so its line index serves a later
+	// read of the same bytes and recovery from this version without a
+	// scan; a small text is scanned again in microseconds, and its index
+	// is not worth its memory.
 	indexed *Text
 }
+
+// largeText is the size from which a retained text keeps its index.
+const largeText = 64 << 10
 
 // sharedTexts indexes the retained texts by the digest the store computes
 // anyway. A digest sets trailing whitespace aside (§3.1), so a hit is
@@ -36,7 +41,7 @@ func share(d Digest, text string, t *Text) *sharedText {
 		return s
 	}
 	s := &sharedText{text: text, indexed: t}
-	if text != t.raw {
+	if text != t.raw || len(text) < largeText {
 		s.indexed = NewLazyText(text)
 	}
 	sharedTexts.m[d] = weak.Make(s)

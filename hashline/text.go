@@ -31,7 +31,9 @@ type Text struct {
 
 // lines is where the lines of a text lie.
 type lines struct {
-	starts []int // starts[i] is where line i+1 begins; starts[Len()] == len(raw)
+	// starts[i] is where line i+1 begins; starts[Len()] == len(raw). Four
+	// bytes each: no text is read past MaxFileBytes.
+	starts []int32
 	eol    string
 	bom    bool
 	final  bool // the last line has an ending
@@ -98,10 +100,10 @@ func (x *lines) splitLF(raw string, body int) {
 	if len(rest) > 0 && !x.final {
 		n++
 	}
-	starts := make([]int, n+1)
+	starts := make([]int32, n+1)
 	k, dirty := 0, false
 	for pos := body; pos < len(raw); k++ {
-		starts[k] = pos
+		starts[k] = int32(pos)
 		i := strings.IndexByte(raw[pos:], '\n')
 		if i < 0 {
 			i = len(raw) - pos
@@ -109,7 +111,7 @@ func (x *lines) splitLF(raw string, body int) {
 		dirty = dirty || i > 0 && isBlank(raw[pos+i-1])
 		pos += i + 1
 	}
-	starts[k] = len(raw)
+	starts[k] = int32(len(raw))
 	x.starts, x.eol, x.clean = starts, "\n", !dirty
 }
 
@@ -117,10 +119,10 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 func (x *lines) splitAny(raw string, body int) {
 	var lf, crlf, cr int
-	x.starts = make([]int, 0, 64)
+	x.starts = make([]int32, 0, 64)
 	pos := body
 	for pos < len(raw) {
-		x.starts = append(x.starts, pos)
+		x.starts = append(x.starts, int32(pos))
 		i := pos
 		for i < len(raw) && raw[i] != '\n' && raw[i] != '\r' {
 			i++
@@ -139,7 +141,7 @@ func (x *lines) splitAny(raw string, body int) {
 			pos = i + 1
 		}
 	}
-	x.starts = append(x.starts, len(raw))
+	x.starts = append(x.starts, int32(len(raw)))
 	x.final = len(raw) > body && (raw[len(raw)-1] == '\n' || raw[len(raw)-1] == '\r')
 	// The dominant ending is the most frequent one; ties go to LF, then CRLF,
 	// so the choice never depends on where in the file the endings sit.
@@ -158,12 +160,12 @@ func (x *lines) splitAny(raw string, body int) {
 func (t *Text) hashNormalized() Digest {
 	raw, x := t.raw, t.x()
 	if x.clean {
-		return sha256.Sum256(bytesOf(raw[x.starts[0]:]))
+		return sha256.Sum256(bytesOf(raw[x.at(0):]))
 	}
 	h := sha256.New()
-	seg := x.starts[0]
+	seg := x.at(0)
 	for i := 0; i+1 < len(x.starts); i++ {
-		s, next := x.starts[i], x.starts[i+1]
+		s, next := x.at(i), x.at(i+1)
 		ce := x.contentEnd(raw, i)
 		te := ce
 		for te > s && (raw[te-1] == ' ' || raw[te-1] == '\t') {
@@ -189,9 +191,12 @@ var lf = []byte{'\n'}
 // bytesOf views s as bytes without copying. Only for callees that read.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
+// at is where line i+1 begins.
+func (x *lines) at(i int) int { return int(x.starts[i]) }
+
 // contentEnd is where line i (0-based) of raw stops, before its ending.
 func (x *lines) contentEnd(raw string, i int) int {
-	s, e := x.starts[i], x.starts[i+1]
+	s, e := x.at(i), x.at(i+1)
 	if e > s && raw[e-1] == '\n' {
 		e--
 	}
@@ -209,7 +214,7 @@ func (t *Text) Len() int { return len(t.x().starts) - 1 }
 // Line returns line n (1-based) without its ending.
 func (t *Text) Line(n int) string {
 	x := t.x()
-	return t.raw[x.starts[n-1]:x.contentEnd(t.raw, n-1)]
+	return t.raw[x.at(n-1):x.contentEnd(t.raw, n-1)]
 }
 
 // Lines returns lines [from, to] (1-based, inclusive) without endings.
@@ -277,7 +282,7 @@ func (t *Text) Normalized() string {
 	var b strings.Builder
 	b.Grow(len(t.raw))
 	for i := 0; i < t.Len(); i++ {
-		b.WriteString(t.raw[x.starts[i]:x.contentEnd(t.raw, i)])
+		b.WriteString(t.raw[x.at(i):x.contentEnd(t.raw, i)])
 		if i+1 < t.Len() || x.final {
 			b.WriteByte('\n')
 		}
@@ -293,7 +298,7 @@ func (t *Text) normalizedIs(s string) bool {
 	}
 	pos, n := 0, t.Len()
 	for i := 0; i < n; i++ {
-		line := t.raw[x.starts[i]:x.contentEnd(t.raw, i)]
+		line := t.raw[x.at(i):x.contentEnd(t.raw, i)]
 		if len(s)-pos < len(line) || s[pos:pos+len(line)] != line {
 			return false
 		}
@@ -333,7 +338,7 @@ func (t *Text) Edits(hunks []Hunk) []ByteEdit {
 	n := t.Len()
 	out := make([]ByteEdit, 0, len(hunks))
 	for _, h := range hunks {
-		e := ByteEdit{Start: x.starts[h.Start], End: x.starts[h.End]}
+		e := ByteEdit{Start: x.at(h.Start), End: x.at(h.End)}
 		tailOpen := h.End == n && n > 0 && !x.final
 		switch {
 		case !tailOpen:
@@ -344,7 +349,7 @@ func (t *Text) Edits(hunks []Hunk) []ByteEdit {
 			// The line before the deleted tail becomes the last one and
 			// gives up its ending, so the file still ends without one;
 			// an empty line cannot, or it would stop being a line.
-			if ce := t.contentEnd(h.Start - 1); ce > x.starts[h.Start-1] {
+			if ce := t.contentEnd(h.Start - 1); ce > x.at(h.Start-1) {
 				e.Start = ce
 			}
 		case h.Start == h.End:
@@ -458,27 +463,27 @@ func cleanAround(old string, e ByteEdit) bool {
 // a line starts at o depends only on the byte before o, and on o being short
 // of the end.
 func (x *lines) shifted(raw string, edits []ByteEdit) *lines {
-	body := x.starts[0]
+	body := x.at(0)
 	out := &lines{eol: "\n", bom: x.bom, final: len(raw) > body && raw[len(raw)-1] == '\n'}
 	old := x.starts[:len(x.starts)-1]
 	room := len(x.starts) + 1
 	for _, e := range edits {
 		room += strings.Count(e.New, "\n") + 1
 	}
-	starts := make([]int, 0, room)
+	starts := make([]int32, 0, room)
 	add := func(o int) {
-		if o < len(raw) && (o == body || raw[o-1] == '\n') && (len(starts) == 0 || starts[len(starts)-1] < o) {
-			starts = append(starts, o)
+		if o < len(raw) && (o == body || raw[o-1] == '\n') && (len(starts) == 0 || int(starts[len(starts)-1]) < o) {
+			starts = append(starts, int32(o))
 		}
 	}
 	oi, delta := 0, 0
 	for _, e := range edits {
 		from := oi
-		for oi < len(old) && old[oi] < e.Start {
+		for oi < len(old) && int(old[oi]) < e.Start {
 			oi++
 		}
 		starts = appendShifted(starts, old[from:oi], delta)
-		for oi < len(old) && old[oi] <= e.End {
+		for oi < len(old) && int(old[oi]) <= e.End {
 			oi++
 		}
 		at := e.Start + delta
@@ -495,18 +500,18 @@ func (x *lines) shifted(raw string, edits []ByteEdit) *lines {
 		delta += len(e.New) - (e.End - e.Start)
 	}
 	starts = appendShifted(starts, old[oi:], delta)
-	out.starts = append(starts, len(raw))
+	out.starts = append(starts, int32(len(raw)))
 	return out
 }
 
 // appendShifted appends the starts, each moved by delta.
-func appendShifted(dst, starts []int, delta int) []int {
+func appendShifted(dst, starts []int32, delta int) []int32 {
 	n := len(dst)
 	dst = append(dst, starts...)
 	if delta != 0 {
 		moved := dst[n:]
 		for i := range moved {
-			moved[i] += delta
+			moved[i] += int32(delta)
 		}
 	}
 	return dst
