@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -66,16 +67,22 @@ type entry struct {
 	buf []byte
 	// spare is a buffer no text refers to any more, for the next change.
 	spare []byte
+	// out is set once doc.Text has been handed out. While it is not, the
+	// editor is being typed in unread, and the next change is built in a
+	// buffer kept for reuse; once it is, a reader will freeze the next one
+	// too, so it is built as a plain string, copied once and not cleared.
+	out bool
 	// live is doc.Text as a hashline.Text, so that its line index and its
 	// digest are computed once for the version, whoever asks: made by the
 	// first Live, or taken from an edit that landed as it was meant.
 	live *hashline.Text
 }
 
-// out returns the document for use outside the store, freezing its text.
+// handOut returns the document for use outside the store, freezing its
+// text.
 // The caller holds the store's mutex.
-func (e *entry) out() Doc {
-	e.buf = nil
+func (e *entry) handOut() Doc {
+	e.buf, e.out = nil, true
 	return e.doc
 }
 
@@ -159,12 +166,12 @@ func (s *Store) Change(path string, version int32, changes []Change) error {
 			return fmt.Errorf("didChange for %s (version %d): change %d of %d: %w; none of them applied", path, version, i+1, len(changes), err)
 		}
 	}
-	text, idx, buf := b.finish(e.spare)
+	text, idx, buf := b.finish(e.spare, !e.out)
 	if buf != nil || !sameString(text, e.doc.Text) {
 		// The old text's buffer, unless frozen, is free from now on.
-		e.spare, e.buf = e.buf, buf
+		e.spare, e.buf, e.out, e.live = e.buf, buf, false, nil
 	}
-	e.doc.Text, e.idx, e.live = text, idx, nil
+	e.doc.Text, e.idx = text, idx
 	s.seq++
 	e.doc.Version, e.doc.Seq = version, s.seq
 	s.note(path, changes)
@@ -193,7 +200,7 @@ func (s *Store) Get(path string) (Doc, bool) {
 	if !ok {
 		return Doc{}, false
 	}
-	return e.out(), true
+	return e.handOut(), true
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
@@ -221,7 +228,7 @@ func (s *Store) buffer(abs string) (Live, bool) {
 		return Live{}, false
 	}
 	if e.live == nil {
-		e.live = hashline.NewLazyText(e.out().Text)
+		e.live = hashline.NewLazyText(e.handOut().Text)
 	}
 	return Live{Text: e.live, Version: e.doc.Version, Open: true}, true
 }
@@ -302,7 +309,7 @@ func (s *Store) Wait(ctx context.Context, path string, after uint64, bound time.
 		e, open := s.docs[path]
 		var d Doc
 		if open {
-			d = e.out()
+			d = e.handOut()
 		}
 		if open && d.Seq > after {
 			s.mu.Unlock()
@@ -436,15 +443,26 @@ func (b *batch) flush(mutate bool) {
 
 // finish returns the text the batch ends with, and its index. The batch is
 // known good by now, so the stored index may be updated in place. When
-// splices were pending, the text is built in dst, or in a buffer of its
-// own when dst is too small, and buf is that buffer; else buf is nil.
-func (b *batch) finish(dst []byte) (text string, idx *LineIndex, buf []byte) {
+// splices were pending, the text is built in dst if it fits there, or,
+// when keep is set, in a new buffer with room to grow; buf is then the
+// buffer. Else it is a plain string, and buf is nil.
+func (b *batch) finish(dst []byte, keep bool) (text string, idx *LineIndex, buf []byte) {
 	if len(b.pending) == 0 {
 		return b.base, b.index(), nil
 	}
 	slices.Reverse(b.pending)
-	buf = spliceInto(dst, b.base, b.pending, true)
-	text = unsafe.String(unsafe.SliceData(buf), len(buf))
+	size := splicedSize(b.base, b.pending)
+	switch {
+	case cap(dst) >= size:
+		buf = spliceInto(dst[:0], b.base, b.pending)
+	case keep:
+		buf = spliceInto(make([]byte, 0, size+size/16+4096), b.base, b.pending)
+	default:
+		text = spliced(b.base, b.pending, size)
+	}
+	if buf != nil {
+		text = unsafe.String(unsafe.SliceData(buf), len(buf))
+	}
 	b.base, b.idx = text, b.index().shift(text, b.pending, true)
 	return b.base, b.idx, buf
 }
@@ -452,8 +470,7 @@ func (b *batch) finish(dst []byte) (text string, idx *LineIndex, buf []byte) {
 // applySplices builds base with the splices, which are in order and do not
 // overlap, in one copy, and shifts idx to match.
 func applySplices(base string, idx *LineIndex, sp []splice, mutate bool) (string, *LineIndex) {
-	buf := spliceInto(nil, base, sp, false)
-	text := unsafe.String(unsafe.SliceData(buf), len(buf))
+	text := spliced(base, sp, splicedSize(base, sp))
 	return text, idx.shift(text, sp, mutate)
 }
 
@@ -467,21 +484,17 @@ func (x *LineIndex) shift(text string, sp []splice, mutate bool) *LineIndex {
 	return x.spliced(text, sp)
 }
 
-// spliceInto writes base with the splices applied into dst, replacing it
-// when it is too small, with room for typing after it if kept is set.
-func spliceInto(dst []byte, base string, sp []splice, kept bool) []byte {
+// splicedSize is the length of base with the splices applied.
+func splicedSize(base string, sp []splice) int {
 	size := len(base)
 	for _, p := range sp {
 		size += len(p.text) - (p.end - p.start)
 	}
-	if cap(dst) < size {
-		room := 0
-		if kept {
-			room = size/16 + 4096
-		}
-		dst = make([]byte, 0, size+room)
-	}
-	dst = dst[:0]
+	return size
+}
+
+// spliceInto appends base with the splices applied to dst.
+func spliceInto(dst []byte, base string, sp []splice) []byte {
 	pos := 0
 	for _, p := range sp {
 		dst = append(dst, base[pos:p.start]...)
@@ -489,6 +502,21 @@ func spliceInto(dst []byte, base string, sp []splice, kept bool) []byte {
 		pos = p.end
 	}
 	return append(dst, base[pos:]...)
+}
+
+// spliced is base with the splices applied, size bytes, as a string: its
+// memory is not cleared before it is written, as a new buffer's is.
+func spliced(base string, sp []splice, size int) string {
+	var b strings.Builder
+	b.Grow(size)
+	pos := 0
+	for _, p := range sp {
+		b.WriteString(base[pos:p.start])
+		b.WriteString(p.text)
+		pos = p.end
+	}
+	b.WriteString(base[pos:])
+	return b.String()
 }
 
 // sameString reports whether a and b are one string, not just equal ones.
