@@ -117,7 +117,7 @@ func (g *gate) run() (*Plan, error) {
 	}
 	// The live text unchanged since the read is known by comparing it with
 	// what the session holds, not by hashing it.
-	if !g.live.hashed() {
+	if !g.live.Hashed() {
 		for _, v := range g.s.store.Versions(g.req.Path) {
 			if v.recalls(g.live) {
 				break

@@ -56,7 +56,7 @@ func fullDigest(t *Text) Digest {
 	x.clean = false
 	u := NewLazyText(t.Raw())
 	u.index.Store(&x)
-	return u.hashNormalized()
+	return u.hashNormalized().d
 }
 
 // randomHunks returns sorted hunks of n lines, apart from each other.
@@ -120,7 +120,7 @@ func TestRecallTakesOnlyTheSameText(t *testing.T) {
 		s.Read("f", "f", read, 1, MaxIRLines)
 		again := NewLazyText(strings.Clone(base))
 		s.recall("f", again)
-		if !again.hashed() || again.Digest() != read.Digest() {
+		if !again.Hashed() || again.Digest() != read.Digest() {
 			t.Fatalf("%q read again: the digest was not taken from the snapshot", base)
 		}
 		for i := range len(base) {
@@ -132,7 +132,7 @@ func TestRecallTakesOnlyTheSameText(t *testing.T) {
 				u := NewLazyText(changed)
 				s.recall("f", u)
 				fresh := NewText(changed)
-				if u.hashed() && fresh.Normalized() != read.Normalized() {
+				if u.Hashed() && fresh.Normalized() != read.Normalized() {
 					t.Fatalf("%q changed at %d to %q: took a digest", base, i, changed)
 				}
 				if u.Digest() != fresh.Digest() || u.Len() != fresh.Len() {
@@ -156,5 +156,67 @@ func TestPlanTakesTheDigestOfAnUnchangedText(t *testing.T) {
 	}
 	if live.digest.Load() != read.digest.Load() || live.index.Load() != read.index.Load() {
 		t.Fatal("the live text was indexed or hashed again")
+	}
+}
+
+// The digest of a large text made by an edit, resumed from the marks of
+// the text it was made of, is the digest of its bytes, edit after edit,
+// wherever the edits fall, and when an edit leaves a blank at a line's end.
+func TestResumedDigestMatchesFresh(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 41))
+	var b strings.Builder
+	for i := range 12000 {
+		fmt.Fprintf(&b, "\tline %d of a text large enough for marks\n", i)
+	}
+	cur := NewText(b.String())
+	if len(cur.digest.Load().marks) == 0 {
+		t.Fatal("a large clean text has no marks")
+	}
+	resumed := 0
+	for step := range 40 {
+		hunks := []Hunk{{Start: r.IntN(cur.Len()), Lines: []string{fmt.Sprintf("\tedited %d", step)}}}
+		hunks[0].End = min(cur.Len(), hunks[0].Start+r.IntN(3))
+		if step%10 == 9 {
+			hunks[0].Lines[0] += " " // a blank before the LF: not clean
+		}
+		next := cur.Apply(cur.Edits(hunks))
+		if next.from.Load() != nil {
+			resumed++
+		}
+		if got, want := next.Digest(), NewText(next.Raw()).Digest(); got != want {
+			t.Fatalf("step %d: the resumed digest is not the text's", step)
+		}
+		if next.from.Load() != nil {
+			t.Fatalf("step %d: the text it was made of is still held after the digest", step)
+		}
+		if step%10 != 9 {
+			cur = NewText(next.Raw())
+		}
+	}
+	if resumed < 30 {
+		t.Fatalf("only %d of 40 edits resumed a digest", resumed)
+	}
+}
+
+// Derive takes what its caller says only when the bytes say it too: a raw
+// that is not the text with the edits applied, by one byte anywhere, gets
+// an index and a digest of its own.
+func TestDeriveChecksTheEdits(t *testing.T) {
+	var b strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	old := NewText(b.String())
+	edits := []ByteEdit{{Start: 150000, End: 150004, New: "new\n"}, {Start: 250000, End: 250000, New: "more\n"}}
+	right := ApplyEdits(old.Raw(), edits)
+	if d := old.Derive(right, edits); d.Digest() != NewText(right).Digest() || d.Len() != NewText(right).Len() {
+		t.Fatal("the derived text is not its bytes' text")
+	}
+	for _, at := range []int{0, 70000, 150001, 200000, len(right) - 1} {
+		wrong := right[:at] + "\n" + right[at+1:]
+		d := old.Derive(wrong, edits)
+		if d.Digest() != NewText(wrong).Digest() || d.Len() != NewText(wrong).Len() {
+			t.Fatalf("a byte changed at %d: the derived text took the edits' word for it", at)
+		}
 	}
 }

@@ -44,7 +44,7 @@ func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, 
 // one: a file read again unchanged is compared, not scanned and hashed.
 // A text already indexed or hashed keeps what it has.
 func (s *Session) recall(path string, t *Text) {
-	if t.hashed() {
+	if t.Hashed() {
 		return
 	}
 	s.mu.Lock()

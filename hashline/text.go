@@ -2,6 +2,7 @@ package hashline
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"strings"
 	"sync/atomic"
 	"unsafe"
@@ -26,7 +27,27 @@ const bom = "\uFEFF"
 type Text struct {
 	raw    string
 	index  atomic.Pointer[lines]
-	digest atomic.Pointer[Digest]
+	digest atomic.Pointer[hashState]
+	// from is the text Apply made this one of, while its digest may still
+	// be resumed from where the two agree: their first same bytes. It is
+	// let go once the digest is known.
+	from atomic.Pointer[Text]
+	same int
+}
+
+// hashState is a text's digest and, for a large clean text, the state of
+// the hash at marks along it, so that a text made of it by an edit resumes
+// hashing at the last mark before the edit rather than at its start.
+type hashState struct {
+	d     Digest
+	marks []hashMark
+}
+
+// hashMark is the state of the hash after the first at bytes of a clean
+// text's body (the text after its BOM).
+type hashMark struct {
+	at    int
+	state []byte
 }
 
 // lines is where the lines of a text lie.
@@ -157,10 +178,11 @@ func (x *lines) splitAny(raw string, body int) {
 
 // hashNormalized feeds the hash the longest runs of bytes that are already in
 // normalized form, so a clean LF file is hashed in one Write.
-func (t *Text) hashNormalized() Digest {
+func (t *Text) hashNormalized() *hashState {
 	raw, x := t.raw, t.x()
+	from := t.from.Swap(nil)
 	if x.clean {
-		return sha256.Sum256(bytesOf(raw[x.at(0):]))
+		return hashClean(raw[x.at(0):], from, t.same-x.at(0))
 	}
 	h := sha256.New()
 	seg := x.at(0)
@@ -181,9 +203,55 @@ func (t *Text) hashNormalized() Digest {
 		seg = next
 	}
 	h.Write(bytesOf(raw[seg:]))
-	var d Digest
-	h.Sum(d[:0])
-	return d
+	st := &hashState{}
+	h.Sum(st.d[:0])
+	return st
+}
+
+// markEvery is how far apart the marks of a text of size bytes are: a
+// hundred at the most, none below 64 KiB.
+func markEvery(size int) int { return max(largeText, size/100) }
+
+// hashClean hashes body, a clean text's: resumed, when from is the text it
+// was made of and shares its first same bytes, at from's last mark within
+// them.
+func hashClean(body string, from *Text, same int) *hashState {
+	st := &hashState{}
+	if len(body) < largeText {
+		st.d = sha256.Sum256(bytesOf(body))
+		return st
+	}
+	h := sha256.New()
+	pos := 0
+	if fs := from.hashState(); fs != nil {
+		for k := len(fs.marks) - 1; k >= 0; k-- {
+			if m := fs.marks[k]; m.at <= same && h.(encoding.BinaryUnmarshaler).UnmarshalBinary(m.state) == nil {
+				st.marks, pos = fs.marks[:k+1:k+1], m.at
+				break
+			}
+		}
+	}
+	every := markEvery(len(body))
+	for {
+		next := (pos/every + 1) * every
+		if next >= len(body) {
+			h.Write(bytesOf(body[pos:]))
+			break
+		}
+		h.Write(bytesOf(body[pos:next]))
+		state, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
+		st.marks, pos = append(st.marks, hashMark{next, state}), next
+	}
+	h.Sum(st.d[:0])
+	return st
+}
+
+// hashState is t's digest and marks, if t has been hashed (t may be nil).
+func (t *Text) hashState() *hashState {
+	if t == nil {
+		return nil
+	}
+	return t.digest.Load()
 }
 
 var lf = []byte{'\n'}
@@ -237,20 +305,20 @@ func (t *Text) Tag() Tag { return tagOf(t.Digest()) }
 
 // Digest identifies the text up to the differences §3.1 sets aside.
 func (t *Text) Digest() Digest {
-	if d := t.digest.Load(); d != nil {
-		return *d
+	if st := t.digest.Load(); st != nil {
+		return st.d
 	}
-	d := t.hashNormalized()
-	t.digest.CompareAndSwap(nil, &d)
-	return d
+	st := t.hashNormalized()
+	t.digest.CompareAndSwap(nil, st)
+	return st.d
 }
 
 // knowDigest gives t its digest, proven by the caller to be the one its
 // bytes hash to.
-func (t *Text) knowDigest(d Digest) { t.digest.CompareAndSwap(nil, &d) }
+func (t *Text) knowDigest(d Digest) { t.digest.CompareAndSwap(nil, &hashState{d: d}) }
 
-// hashed reports whether t's digest is known, computed or given.
-func (t *Text) hashed() bool { return t.digest.Load() != nil }
+// Hashed reports whether t's digest is known, computed or given.
+func (t *Text) Hashed() bool { return t.digest.Load() != nil }
 
 // takeFrom gives t, which holds the same bytes as u, what u has computed:
 // its line index and its digest.
@@ -417,7 +485,35 @@ func (t *Text) Splice(hunks []Hunk) string {
 // CR, its index made from t's and the edits' own lines rather than by a
 // scan of the whole.
 func (t *Text) Apply(edits []ByteEdit) *Text {
-	raw := ApplyEdits(t.raw, edits)
+	return t.derive(ApplyEdits(t.raw, edits), edits)
+}
+
+// Derive is raw, said to be t's bytes with edits (sorted, apart) applied,
+// as a Text indexed and hashed as Apply's is, from what t has computed.
+// What it is said is checked, by a compare: else raw is a text of its own,
+// indexed and hashed from scratch.
+func (t *Text) Derive(raw string, edits []ByteEdit) *Text {
+	if len(edits) == 0 || !appliedIs(t.raw, edits, raw) {
+		return NewLazyText(raw)
+	}
+	return t.derive(raw, edits)
+}
+
+// appliedIs reports whether raw is old with edits applied.
+func appliedIs(old string, edits []ByteEdit, raw string) bool {
+	pos, at := 0, 0
+	for _, e := range edits {
+		keep := e.Start - pos
+		if at+keep+len(e.New) > len(raw) || raw[at:at+keep] != old[pos:e.Start] || raw[at+keep:at+keep+len(e.New)] != e.New {
+			return false
+		}
+		at, pos = at+keep+len(e.New), e.End
+	}
+	return raw[at:] == old[pos:]
+}
+
+// derive is Derive of edits known to be right.
+func (t *Text) derive(raw string, edits []ByteEdit) *Text {
 	out := NewLazyText(raw)
 	x := t.x()
 	if x.hasCR {
@@ -434,6 +530,10 @@ func (t *Text) Apply(edits []ByteEdit) *Text {
 		y.clean = y.clean && cleanAround(t.raw, e)
 	}
 	out.index.Store(y)
+	if st := t.digest.Load(); y.clean && st != nil && len(st.marks) > 0 && len(edits) > 0 {
+		out.from.Store(t)
+		out.same = edits[0].Start
+	}
 	return out
 }
 
