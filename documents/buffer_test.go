@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"hashline-ls/hashline"
 )
 
 // The store builds each change in a buffer of its own and reuses the one
@@ -90,4 +92,53 @@ func TestStoreKeystrokesReuseTheBuffers(t *testing.T) {
 	if d, _ := s.Get(testPath); d.Text != text[:at]+strings.Repeat("x", 102)+text[at:] {
 		t.Fatal("the keystrokes did not land where they were typed")
 	}
+}
+
+// A buffer read, changed and read again gets a Live text made of the one
+// read before (hashline.Text.Derive): its bytes, lines and tag are those
+// of the text itself, whatever the change, a batch or a line ending.
+func TestStoreLiveAfterAChangeIsItsText(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 4000 {
+		b.WriteString("\tline of a buffer large enough to be hashed in marks")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString("\n")
+	}
+	ref := b.String()
+	s := NewStore()
+	s.Open(testPath, "file:///w/a.go", 0, ref)
+	r := rand.New(rand.NewPCG(11, 13))
+	for round := range 60 {
+		if r.IntN(3) > 0 {
+			l, err := s.Live(context.Background(), testPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh := hashline.NewText(ref)
+			if l.Text.Raw() != ref || l.Text.Tag() != fresh.Tag() || l.Text.Len() != fresh.Len() || l.Text.Line(fresh.Len()/2) != fresh.Line(fresh.Len()/2) {
+				t.Fatalf("round %d: the Live text is not the buffer's", round)
+			}
+		}
+		var changes []Change
+		for k := range 1 + r.IntN(3) {
+			line := uint32(4000 - 1000*k - r.IntN(900))
+			text := []string{"y", "", "new line\n"}[r.IntN(3)]
+			if round >= 50 {
+				// A CR or a blank at last: no longer clean, or no longer LF.
+				text = []string{"\r", " "}[r.IntN(2)]
+			}
+			changes = append(changes, Change{rng(line, 3, line, uint32(3+r.IntN(3))), text})
+		}
+		x := NewLineIndex(ref)
+		for _, c := range changes {
+			a, e := x.OffsetAt(ref, c.Range.Start, UTF16), x.OffsetAt(ref, c.Range.End, UTF16)
+			ref = ref[:a] + c.Text + ref[e:]
+			x = NewLineIndex(ref)
+		}
+		if err := s.Change(testPath, int32(round+1), changes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkDoc(t, s, testPath, ref)
 }

@@ -166,10 +166,17 @@ func (s *Store) Change(path string, version int32, changes []Change) error {
 			return fmt.Errorf("didChange for %s (version %d): change %d of %d: %w; none of them applied", path, version, i+1, len(changes), err)
 		}
 	}
+	prev, read := e.live, e.out
 	text, idx, buf := b.finish(e.spare, !e.out)
 	if buf != nil || !sameString(text, e.doc.Text) {
 		// The old text's buffer, unless frozen, is free from now on.
 		e.spare, e.buf, e.out, e.live = e.buf, buf, false, nil
+		if edits := b.edits(); prev != nil && read && prev.Hashed() && edits != nil {
+			// Read before this change, and likely read after it: its
+			// text is made of the one read, index and digest, and is
+			// held as handed out.
+			e.live, e.buf, e.out = prev.Derive(text, edits), nil, true
+		}
 	}
 	e.doc.Text, e.idx = text, idx
 	s.seq++
@@ -362,6 +369,9 @@ type batch struct {
 	// pending are in arrival order, so the last one is the first in base.
 	pending []splice
 	enc     Encoding
+	// direct is set by finish when pending, in order then, are splices of
+	// the text the batch started from.
+	direct bool
 }
 
 // splice replaces base[start:end] with text.
@@ -441,6 +451,19 @@ func (b *batch) flush(mutate bool) {
 	b.pending = b.pending[:0]
 }
 
+// edits are the splices of a finished batch as edits of the text it
+// started from, or nil when it went through another text on its way.
+func (b *batch) edits() []hashline.ByteEdit {
+	if !b.direct {
+		return nil
+	}
+	out := make([]hashline.ByteEdit, len(b.pending))
+	for i, p := range b.pending {
+		out[i] = hashline.ByteEdit{Start: p.start, End: p.end, New: p.text}
+	}
+	return out
+}
+
 // finish returns the text the batch ends with, and its index. The batch is
 // known good by now, so the stored index may be updated in place. When
 // splices were pending, the text is built in dst if it fits there, or,
@@ -451,6 +474,7 @@ func (b *batch) finish(dst []byte, keep bool) (text string, idx *LineIndex, buf 
 		return b.base, b.index(), nil
 	}
 	slices.Reverse(b.pending)
+	b.direct = b.shared
 	size := splicedSize(b.base, b.pending)
 	switch {
 	case cap(dst) >= size:
