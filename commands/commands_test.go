@@ -33,7 +33,7 @@ func call(t *testing.T, s *Server, cmd string, args any) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(context.Background(), cmd, raw)
+	res, err := s.Run(context.Background(), Call{Command: cmd, Args: raw})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", cmd, err)
 	}
@@ -154,7 +154,7 @@ func TestHostileArguments(t *testing.T) {
 		{CmdRead, `{"path": "a.txt", "session": 3}`, hashline.CodeInvalidArgument, "session"},
 	}
 	for _, c := range cases {
-		res, err := s.Execute(context.Background(), c.cmd, json.RawMessage(c.args))
+		res, err := s.Run(context.Background(), Call{Command: c.cmd, Args: json.RawMessage(c.args)})
 		if err != nil {
 			t.Fatalf("%s %.60s: protocol error %v", c.cmd, c.args, err)
 		}
@@ -168,11 +168,11 @@ func TestHostileArguments(t *testing.T) {
 	}
 	// Protocol faults: not an object, unknown command.
 	for _, args := range []string{`[1]`, `"x"`, `42`} {
-		if _, err := s.Execute(context.Background(), CmdRead, json.RawMessage(args)); err == nil {
+		if _, err := s.Run(context.Background(), Call{Command: CmdRead, Args: json.RawMessage(args)}); err == nil {
 			t.Errorf("args %s: want a protocol error", args)
 		}
 	}
-	if _, err := s.Execute(context.Background(), "hashline.nope", json.RawMessage(`{}`)); err == nil {
+	if _, err := s.Run(context.Background(), Call{Command: "hashline.nope", Args: json.RawMessage(`{}`)}); err == nil {
 		t.Error("unknown command: want a protocol error")
 	}
 	// The file is untouched by all of it.

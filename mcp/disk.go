@@ -44,20 +44,9 @@ type diskSession struct {
 	name string
 }
 
-func (s *diskSession) Execute(ctx context.Context, command string, args json.RawMessage) (json.RawMessage, error) {
-	var m map[string]any
-	if err := json.Unmarshal(args, &m); err != nil {
-		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	m["session"] = s.name
-	withSession, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.d.cmds.Execute(ctx, command, withSession)
+func (s *diskSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
+	c.Session = s.name
+	res, err := s.d.cmds.Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}

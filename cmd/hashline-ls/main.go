@@ -178,7 +178,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	raw, _ := json.Marshal(a)
-	res, err := srv.Execute(context.Background(), "hashline."+verb, raw)
+	res, err := srv.Run(context.Background(), commands.Call{Command: "hashline." + verb, Args: raw})
 	if err != nil {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
 		return 1
