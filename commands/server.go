@@ -1,9 +1,17 @@
-// Package commands implements the hashline.* commands: it checks arguments
-// against the published schemas, resolves paths inside the workspace, runs
-// the core, carries the change to the editor or the disk through a Sink, one
-// mutation at a time per session and per document, and renders every result
-// as the text a model reads. The same code serves the language server and the
-// shell verbs; only the Source and Sink differ.
+// Package commands implements the hashline.* commands for every front end:
+// the language server, the bridge, MCP and the shell verbs each build one
+// Call and hand it to Run, which decodes and checks its arguments once,
+// runs the command and renders its result as the text a model reads.
+//
+// Reads and grep (a third of the package: grep*.go) take live text from a
+// Source; edit, write and patch take their permits (permits.go), then go
+// through one landing step (land.go) that plans against the live text,
+// carries the change to the editor or the disk through a Sink, saves it
+// through a Saver when the caller reads the disk next, and reads back what
+// landed. What differs between the front ends is that wiring: the Source
+// and Sink (the editor's buffers, or the disk), the Saver (the bridge's),
+// the Permits (shared by the servers over one editor's documents) and
+// Stateless (the shell verbs, which remember nothing between calls).
 package commands
 
 import (
@@ -15,6 +23,7 @@ import (
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
+	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
 )
 
@@ -51,7 +60,7 @@ type Sink interface {
 }
 
 // Server runs commands. Its exported fields are set once before the first
-// call.
+// call; New and Within set them.
 type Server struct {
 	Roots    *workspace.Roots
 	Sessions *hashline.Sessions
@@ -73,6 +82,21 @@ type Server struct {
 	own Permits
 
 	hookOnce sync.Once // sets the Sessions' drop hook on the first call
+}
+
+// New returns a server over roots that reads live text through source and
+// writes through sink, with sessions, a block resolver and mutation
+// permits of its own. log may be nil.
+func New(roots *workspace.Roots, source Source, sink Sink, log *zap.Logger) *Server {
+	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: source, Sink: sink, Blocks: blocks.New(), Log: log, Permits: &Permits{}}
+}
+
+// Within returns a server confined to roots that shares s's sessions,
+// block resolver, source, sink and permits, and saves through saver what
+// its changes leave in the editor's buffers: the editor's server for one
+// bridge connection.
+func (s *Server) Within(roots *workspace.Roots, saver Saver) *Server {
+	return &Server{Roots: roots, Sessions: s.Sessions, Source: s.Source, Sink: s.Sink, Blocks: s.Blocks, Log: s.Log, Saver: saver, Permits: s.Permits}
 }
 
 // Names of the commands, as executeCommand knows them.

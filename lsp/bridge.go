@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -31,15 +30,6 @@ import (
 type Endpoints struct {
 	Registry *endpoint.Registry
 	Problem  error
-}
-
-// NewStream frames JSON-RPC messages on rw as the language server does:
-// the bridge's two ends speak through it.
-func NewStream(rw io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
-	if log == nil {
-		log = zap.NewNop()
-	}
-	return newStream(rw, log)
 }
 
 // bridge is a server's endpoint and its connections.
@@ -259,7 +249,7 @@ func (c *bridgeConn) welcome(params json.RawMessage, folders []string) (endpoint
 		}
 	}
 	s := c.b.s
-	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: source{s}, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits}
+	cmds := s.cmds.Within(roots, saver{s})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmds != nil {

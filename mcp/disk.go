@@ -10,8 +10,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/documents"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
 )
 
@@ -24,14 +22,7 @@ type Disk struct {
 
 // NewDisk returns a Disk over roots, with sessions of its own.
 func NewDisk(roots *workspace.Roots, log *zap.Logger) *Disk {
-	return &Disk{cmds: &commands.Server{
-		Roots:    roots,
-		Sessions: hashline.NewSessions(),
-		Source:   documents.Disk{Roots: roots},
-		Sink:     documents.Disk{Roots: roots},
-		Blocks:   blocks.New(),
-		Log:      log,
-	}}
+	return &Disk{cmds: commands.New(roots, documents.Disk{Roots: roots}, documents.Disk{Roots: roots}, log)}
 }
 
 // Open starts a session nothing else can name.

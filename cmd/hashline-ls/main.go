@@ -36,8 +36,6 @@ import (
 	"hashline-ls/confined"
 	"hashline-ls/documents"
 	"hashline-ls/endpoint"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/lsp"
 	"hashline-ls/workspace"
 )
@@ -237,7 +235,9 @@ func diskServer() (*commands.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}, Blocks: blocks.New(), Stateless: true}, nil
+	srv := commands.New(roots, documents.Disk{Roots: roots}, documents.Disk{Roots: roots}, nil)
+	srv.Stateless = true
+	return srv, nil
 }
 
 type cli struct {
