@@ -152,6 +152,9 @@ func TestHostileArguments(t *testing.T) {
 		{CmdWrite, `{"path": "b.txt"}`, hashline.CodeInvalidArgument, "content"},
 		{CmdWrite, `{"path": "b.txt", "content": null}`, hashline.CodeInvalidArgument, "content"},
 		{CmdRead, `{"path": "a.txt", "session": 3}`, hashline.CodeInvalidArgument, "session"},
+		{CmdRead, `{"path": "` + strings.Repeat("a/", 1<<19) + `"}`, hashline.CodeInvalidArgument, "path"},
+		{CmdEdit, `{"path": "a.txt", "tag": "ABCD", "ops": "PUT >$:\n` + strings.Repeat("+"+strings.Repeat("x", 99)+`\n`, 3000) + `"}`, hashline.CodeInvalidArgument, "ops"},
+		{CmdWrite, `{"path": "` + strings.Repeat(`\u0000`, 1<<20) + `", "content": "x"}`, hashline.CodeInvalidArgument, "path"},
 	}
 	for _, c := range cases {
 		res, err := s.Run(context.Background(), Call{Command: c.cmd, Args: json.RawMessage(c.args)})
