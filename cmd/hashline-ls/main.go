@@ -273,10 +273,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hashline-ls", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the default)")
-	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	// warn by default: an editor shows everything a server writes on stderr
 	// as an error (Neovim logs it as [ERROR]), so a start stays silent.
-	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
+	logs := addLogFlags(fs, "warn")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -284,9 +283,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), usage)
 		return 2
 	}
-	log, closeLog, err := newLogger(*logFile, *logLevel, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+	log, closeLog, ok := logs.open(stderr)
+	if !ok {
 		return 2
 	}
 	defer closeLog()
@@ -309,6 +307,27 @@ type stdio struct {
 }
 
 func (stdio) Close() error { return nil }
+
+// logFlags are the logging flags of the verbs that serve.
+type logFlags struct{ file, level *string }
+
+func addLogFlags(fs *flag.FlagSet, level string) logFlags {
+	return logFlags{
+		file:  fs.String("log-file", "", "write logs to this file instead of stderr"),
+		level: fs.String("log-level", level, "debug, info, warn or error"),
+	}
+}
+
+// open builds the logger the flags ask for, or says on stderr why it
+// cannot be.
+func (l logFlags) open(stderr io.Writer) (log *zap.Logger, closeLog func(), ok bool) {
+	log, closeLog, err := newLogger(*l.file, *l.level, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return nil, nil, false
+	}
+	return log, closeLog, true
+}
 
 func newLogger(file, level string, stderr io.Writer) (*zap.Logger, func(), error) {
 	lvl, err := zapcore.ParseLevel(level)
