@@ -4,6 +4,8 @@
 // mutation at a time per session and per document, and renders every result
 // as the text a model reads. The same code serves the language server and the
 // shell verbs; only the Source and Sink differ.
+//
+// docs/design.md §3 walks an edit through them; docs/contract.md has the rules.
 package commands
 
 import (
