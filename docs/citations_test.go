@@ -210,8 +210,8 @@ func TestCitedSectionsExist(t *testing.T) {
 }
 
 // TestNoOldCitations fails on every other citation: a section sign that
-// names no document of docs/ (a working document's section, or the seed
-// contract's), an issue number, or a working document by name.
+// names no document of docs/ (a section of a document the repository does
+// not hold), an issue number, or a working document by name.
 func TestNoOldCitations(t *testing.T) {
 	secs := sections(t)
 	var old []finding
