@@ -12,6 +12,8 @@
 // and Sink (the editor's buffers, or the disk), the Saver (the bridge's),
 // the Permits (shared by the servers over one editor's documents) and
 // Stateless (the shell verbs, which remember nothing between calls).
+//
+// docs/design.md §3 walks an edit through them; docs/contract.md has the rules.
 package commands
 
 import (

@@ -12,6 +12,8 @@
 // notifications are handled on the loop, in order, and never wait; every
 // executeCommand runs on its own goroutine, where it may call the client and
 // wait for the didChange that follows.
+//
+// docs/design.md §4 and docs/design.md §5 describe its concurrency and writes.
 package lsp
 
 import (

@@ -17,6 +17,8 @@
 // shows: on stdout for a success, on stderr for a failure ("CODE: message"
 // and what a retry needs), which exits 1. With --json it prints the result
 // object exactly as the command returns it, text included.
+//
+// docs/design.md says how it is built, docs/contract.md what it enforces.
 package main
 
 import (
