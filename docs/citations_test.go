@@ -12,6 +12,9 @@ package docs_test
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -254,6 +257,132 @@ func TestScan(t *testing.T) {
 		good, broken, old := scan(c.file, []byte(c.line), secs)
 		if len(good) != c.good || len(broken) != c.broken || len(old) != c.oldest {
 			t.Errorf("%s %q: %d good, %d broken, %d old; want %d, %d, %d", c.file, c.line, len(good), len(broken), len(old), c.good, c.broken, c.oldest)
+		}
+	}
+}
+
+// walkNames are the backticked Go names of design.md §3, the walk of an
+// edit through the code; a protocol method (with a slash), an error code
+// or an op (capitals) and a result field (a quoted word) are not Go names.
+var walkName = regexp.MustCompile("`" + `((?:[a-z]+\.)?(?:\(\*?[A-Za-z]+\)\.|[A-Za-z]+\.)*[A-Za-z_][A-Za-z0-9_]*)(?:\([^` + "`" + `]*\))?(?:\.[A-Za-z]+\([^` + "`" + `]*\))*` + "`")
+
+// TestWalkNamesExist checks that every function, method and type design.md
+// §3 names exists in the code: a package-qualified name in that package, a
+// receiver-qualified one as a method of that type, a bare one anywhere.
+func TestWalkNamesExist(t *testing.T) {
+	b, err := os.ReadFile("design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := string(b)
+	start, end := strings.Index(walk, "\n## 3. "), strings.Index(walk, "\n## 4. ")
+	if start < 0 || end < start {
+		t.Fatal("design.md has no section 3 before a section 4")
+	}
+	decls := goDecls(t)
+	names := 0
+	for _, m := range walkName.FindAllStringSubmatch(walk[start:end], -1) {
+		name := m[1]
+		if strings.ToUpper(name) == name || !strings.ContainsAny(name, "abcdefghijklmnopqrstuvwxyz") {
+			continue
+		}
+		names++
+		if !decls.has(name) {
+			t.Errorf("design.md §3 names %s, which the code does not declare", m[0])
+		}
+	}
+	if names < 50 {
+		t.Errorf("design.md §3 names %d functions; the walk should name each one", names)
+	}
+}
+
+// decl is one declaration: its package, its receiver type (methods only)
+// and its name.
+type decl struct{ pkg, recv, name string }
+
+type declSet map[decl]bool
+
+// has reports whether name, as design.md writes it ("pkg.(*T).m",
+// "pkg.F", "(*T).m", "T.m", "f"), is declared.
+func (d declSet) has(name string) bool {
+	parts := strings.Split(strings.NewReplacer("(*", "", "(", "", ")", "").Replace(name), ".")
+	last := parts[len(parts)-1]
+	for k := range d {
+		if k.name != last {
+			continue
+		}
+		switch len(parts) {
+		case 1:
+			return true
+		case 2: // pkg.F, or T.m
+			if k.pkg == parts[0] && k.recv == "" || k.recv == parts[0] {
+				return true
+			}
+		case 3: // pkg.T.m
+			if k.pkg == parts[0] && k.recv == parts[1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// goDecls reads the functions, methods and types the repository's Go code
+// (tests left out) declares.
+func goDecls(t *testing.T) declSet {
+	t.Helper()
+	out := declSet{}
+	fset := token.NewFileSet()
+	for path, text := range textFiles(t) {
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, path, text, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		pkg := file.Name.Name
+		for _, d := range file.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				out[decl{pkg: pkg, recv: recvName(d), name: d.Name.Name}] = true
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					ts, ok := sp.(*ast.TypeSpec)
+					if !ok {
+						continue
+					}
+					out[decl{pkg: pkg, name: ts.Name.Name}] = true
+					if it, ok := ts.Type.(*ast.InterfaceType); ok {
+						for _, m := range it.Methods.List {
+							for _, n := range m.Names {
+								out[decl{pkg: pkg, recv: ts.Name.Name, name: n.Name}] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// recvName is the name of a method's receiver type, "" for a function.
+func recvName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	x := d.Recv.List[0].Type
+	for {
+		switch e := x.(type) {
+		case *ast.StarExpr:
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		case *ast.Ident:
+			return e.Name
+		default:
+			return ""
 		}
 	}
 }

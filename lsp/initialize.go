@@ -64,9 +64,6 @@ type clientOffers struct {
 	SaveDocument bool `json:"saveDocument"`
 	// Flush: it answers hashline/flush (source.go).
 	Flush bool `json:"flush"`
-	// ChecksVersions: its workspace/applyEdit refuses a versioned edit
-	// whose version is not the document's, version 0 included.
-	ChecksVersions bool `json:"checksVersions"`
 }
 
 func parseOffers(raw json.RawMessage) clientOffers {
@@ -78,7 +75,6 @@ func parseOffers(raw json.RawMessage) clientOffers {
 	if h := o.Hashline; h != nil {
 		o.SaveDocument = o.SaveDocument || h.SaveDocument
 		o.Flush = o.Flush || h.Flush
-		o.ChecksVersions = o.ChecksVersions || h.ChecksVersions
 	}
 	return o.clientOffers
 }
