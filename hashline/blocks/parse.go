@@ -35,6 +35,17 @@ type parsed struct {
 	starts, ends []int
 	// headings caches the markdown headings, in document order.
 	headings []heading
+	// infos and kids keep what the parse was told of its nodes and their
+	// children, and cursor is the tree cursor that lists them (nodes.go).
+	grammar *sitter.Language
+	table   *symbolTable
+	infos   map[*sitter.Node]*nodeInfo
+	kids    map[*sitter.Node]*children
+	cursor  *sitter.TreeCursor
+	// kinds and contentEnds keep what classify and contentEnd found, which
+	// the rules ask of the same lines and nodes again and again.
+	kinds       []classified
+	contentEnds map[*sitter.Node]int
 }
 
 // parseError says why a text has no clean parse.
@@ -45,6 +56,11 @@ type parseError struct {
 }
 
 func (e *parseError) reason() string {
+	return e.head() + ", so its blocks cannot be trusted; fix the syntax or name the lines with a plain range"
+}
+
+// head says how the text fails to parse, and where.
+func (e *parseError) head() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the file does not parse cleanly as %s", e.what)
 	switch {
@@ -55,7 +71,6 @@ func (e *parseError) reason() string {
 	case e.why != "":
 		fmt.Fprintf(&b, " (%s)", e.why)
 	}
-	b.WriteString(", so its blocks cannot be trusted; fix the syntax or name the lines with a plain range")
 	return b.String()
 }
 
@@ -102,12 +117,17 @@ func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*pa
 		tree.Close()
 		return nil, perr
 	}
-	p := &parsed{lang: l, src: src, tree: tree, root: root, top: root}
+	p := &parsed{lang: l, grammar: g, src: src, tree: tree, root: root, top: root}
 	p.starts, p.ends = lineIndex(src[:len(src)-suffix], prefix)
 	return p, nil
 }
 
-func (p *parsed) close() { p.tree.Close() }
+func (p *parsed) close() {
+	if p.cursor != nil {
+		p.cursor.Close()
+	}
+	p.tree.Close()
+}
 
 // lineIndex finds where each line of src[prefix:] starts and ends. Lines are
 // counted as the core counts them: a final LF ends the last line rather than
