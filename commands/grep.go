@@ -40,6 +40,7 @@ const (
 	GrepContent          = "content"
 	GrepFilesWithMatches = "filesWithMatches"
 	GrepCount            = "count"
+	GrepSymbols          = "symbols"
 )
 
 // GrepArgs are the arguments of hashline.grep.
@@ -69,10 +70,12 @@ type GrepResult struct {
 	Content string            `json:"content"`
 	// Counts and Files belong to the count and filesWithMatches modes; they
 	// are nil, and left out, in the other modes.
-	Counts    map[string]int `json:"counts,omitzero"`
-	Files     []string       `json:"files,omitzero"`
-	Truncated bool           `json:"truncated"`
-	Notice    string         `json:"notice,omitempty"`
+	Counts map[string]int `json:"counts,omitzero"`
+	Files  []string       `json:"files,omitzero"`
+	// Symbols belongs to the symbols mode (symbols.go).
+	Symbols   []GrepSymbol `json:"symbols,omitzero"`
+	Truncated bool         `json:"truncated"`
+	Notice    string       `json:"notice,omitempty"`
 	rendered
 }
 
@@ -187,6 +190,13 @@ func (s *Server) newGrepper(ctx context.Context, a GrepArgs) (*grepper, error) {
 	case GrepFilesWithMatches:
 		g.limit = 1
 		g.res.Files = []string{}
+	case GrepSymbols:
+		// One line that may name a match is enough to outline the file.
+		g.limit = 1
+		g.res.Symbols = []GrepSymbol{}
+		if err := g.newSymbolSearch(expr); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
 }
@@ -300,8 +310,9 @@ type grepper struct {
 	progress  Progress
 	multiRoot bool
 	anchors   hashline.Anchors
-	disk      bool      // the Source is the disk
-	open      OpenFiles // the Source's open files, or nil
+	sym       *symbolSearch // symbols mode only
+	disk      bool          // the Source is the disk
+	open      OpenFiles     // the Source's open files, or nil
 	// roots holds each workspace root open: every folder listed, ignore
 	// file read and file searched is opened beneath one.
 	roots map[string]*confined.Root
@@ -453,6 +464,9 @@ func (g *grepper) accept(f grepFile, fd found) error {
 		return nil
 	}
 	display := g.display(f.abs, f.rel)
+	if g.sym != nil {
+		return g.acceptSymbols(f.abs, display, fd)
+	}
 	if g.mode != GrepContent {
 		return g.acceptFile(f.abs, display, fd)
 	}
@@ -544,15 +558,16 @@ func (g *grepper) finish() *GrepResult {
 		res.Truncated = true
 		notes = append(notes, fmt.Sprintf("the search was cancelled after %d files: the results are incomplete", g.searched))
 	case errors.Is(g.stop, errResultsFull):
-		unit := "files"
-		if g.mode == GrepContent {
-			unit = "matches"
+		unit := map[string]string{GrepContent: "matches", GrepSymbols: "declarations"}[g.mode]
+		if unit == "" {
+			unit = "files"
 		}
 		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d %s): narrow the search with path, glob or a more specific pattern, or raise maxResults", g.max, unit))
 	}
 	if len(g.clipped) > 0 {
 		notes = append(notes, fmt.Sprintf("matched line(s) %s could not be shown in full and cannot be edited by line; replace them with hashline_write if needed", strings.Join(g.clipped, ", ")))
 	}
+	notes = append(notes, g.sym.notes()...)
 	if len(g.skipped) > 0 {
 		notes = append(notes, fmt.Sprintf("warning: skipped the ignore file(s) %s, so their rules were not applied: replace each with a regular file inside the workspace", strings.Join(g.skipped, ", ")))
 	}
