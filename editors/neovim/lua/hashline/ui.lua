@@ -1,6 +1,7 @@
 -- hashline: the user commands' windows. :HashlineRead shows the numbered read
--- of a file; :HashlineEdit opens a buffer to type ops in and lands them with
--- hashline.edit on :write (or :HashlineApply); :HashlineInfo shows the status.
+-- of a file and :HashlineOutline its outline; :HashlineEdit opens a buffer to
+-- type ops in and lands them with hashline.edit on :write (or
+-- :HashlineApply); :HashlineInfo shows the status.
 local H = require("hashline")
 
 local U = {}
@@ -104,6 +105,55 @@ function U.read(path, on_done)
       on_done(buf, res, err)
     end
   end)
+end
+
+-- The declaration line an outline row shows ("12-40 func Server.read
+-- 14:func ..."), or nil for a row that is none.
+local function row_line(row)
+  local n = row:match("^%s*%d+%-%d+ .-  (%d+):")
+  return n and tonumber(n) or nil
+end
+
+--- :HashlineOutline [path]: one row per declaration, with its lines, in a
+--- scratch window; <CR> on a row goes to the declaration in the file.
+function U.outline(path, on_done)
+  path = target(path)
+  if not path then
+    return
+  end
+  H.read({ path = path, view = "outline", session = H.config.ui_session }, function(res, err)
+    local lines = split_lines(H.render(res, err))
+    local buf = scratch("hashline://outline/" .. relative(path), "nofile")
+    set_lines(buf, lines, false)
+    vim.bo[buf].filetype = "hashline"
+    vim.keymap.set("n", "<CR>", function()
+      U.jump(path, row_line(vim.api.nvim_get_current_line()))
+    end, { buffer = buf, desc = "hashline: go to this declaration" })
+    show(buf)
+    if on_done then
+      on_done(buf, res, err)
+    end
+  end)
+end
+
+--- Goes to line of the file at path, in a window that shows it or the
+--- window before the outline's.
+function U.jump(path, line)
+  if not line then
+    notify("this row names no declaration", vim.log.levels.WARN)
+    return
+  end
+  local file = find_buffer(path)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if file and vim.api.nvim_win_get_buf(win) == file then
+      vim.api.nvim_set_current_win(win)
+      vim.api.nvim_win_set_cursor(win, { line, 0 })
+      return
+    end
+  end
+  vim.cmd("wincmd p")
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  vim.api.nvim_win_set_cursor(0, { line, 0 })
 end
 
 local header = "# hashline edit of %s at tag %s: type ops below, then :w or :HashlineApply. Lines starting with # are ignored."
