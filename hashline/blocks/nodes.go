@@ -198,17 +198,48 @@ func (c *children) at(p *parsed, off int) *sitter.Node {
 	if c.full {
 		return c.search(p, off)
 	}
-	// Offsets at a node's end are searched most (where a construct ends,
-	// what follows it): the last child first.
-	last := c.count - 1
-	if p.end(c.child(last)) <= off {
+	// Offsets at a node's start and end are searched most (where a
+	// construct opens and ends, what follows it): the nearer of its first
+	// and last child first.
+	lo, hi := 0, c.count-1
+	for _, i := range c.ends2(p, off) {
+		ch := c.child(i)
+		switch {
+		case i == 0 && p.end(ch) > off:
+			if p.start(ch) <= off {
+				return ch
+			}
+			return nil
+		case i == 0:
+			lo = 1
+		case p.end(ch) <= off:
+			return nil
+		case p.start(ch) <= off:
+			return ch
+		default:
+			hi = i
+		}
+	}
+	if lo > hi {
 		return nil
 	}
-	i := sort.Search(last, func(i int) bool { return p.end(c.child(i)) > off })
-	if ch := c.child(i); p.start(ch) <= off {
+	i := lo + sort.Search(hi-lo, func(i int) bool { return p.end(c.child(lo+i)) > off })
+	if ch := c.child(i); p.end(ch) > off && p.start(ch) <= off {
 		return ch
 	}
 	return nil
+}
+
+// ends2 orders the first and the last child by how near off is to each
+// end of the node.
+func (c *children) ends2(p *parsed, off int) []int {
+	if c.count == 1 {
+		return []int{0}
+	}
+	if off-p.start(c.n) <= p.end(c.n)-off {
+		return []int{0, c.count - 1}
+	}
+	return []int{c.count - 1, 0}
 }
 
 // search is at for a full list.

@@ -228,15 +228,31 @@ func oneLine(s string) string {
 // line: the first line that resolves to a block ending where n ends,
 // trying the doc comment, decorator and attribute lines right above line
 // before line itself.
+//
+// A span covers more than one line, and a doc comment documents only a
+// declaration that is a block (or the attributes above one and it), so a
+// declaration of one line with no decorator or attribute above it is no
+// block, and its lines are not resolved at all: most of a file's
+// declarations are such, and resolving costs more than the parse.
 func (p *parsed) symbolLines(n *sitter.Node, line int) (start, end int, block bool) {
 	end = max(p.lineOf(p.contentEnd(n)-1), line)
-	top := line
+	if end == line && len(p.lang.attached) == 0 {
+		return line, end, false
+	}
+	top, attached := line, false
 	if p.lang.doc != nil || len(p.lang.attached) > 0 {
-		for top > 1 && p.leads(top-1) {
-			top--
+		for top > 1 {
+			lead, att := p.leads(top - 1)
+			if !lead {
+				break
+			}
+			top, attached = top-1, attached || att
 		}
 	}
-	for t := top; t <= line; t++ {
+	if end == line && !attached {
+		return line, end, false
+	}
+	for t := top; t < line || t == line && end > line; t++ {
 		if sp, err := p.resolve(t); err == nil && sp.Start == t && sp.End == end {
 			return t, end, true
 		}
@@ -266,22 +282,22 @@ func (p *parsed) ownStart(n *sitter.Node) int {
 
 // leads reports whether line k may begin what documents or decorates the
 // declaration below it: a doc comment line, or a line that starts with a
-// decorator, attribute or annotation.
-func (p *parsed) leads(k int) bool {
+// decorator, attribute or annotation (attached).
+func (p *parsed) leads(k int) (lead, attached bool) {
 	b := firstNonSpace(p.src, p.starts[k-1], p.ends[k-1])
 	if b < 0 {
-		return false
+		return false, false
 	}
 	for _, n := range p.descend(p.root, b)[1:] {
 		if p.lang.isComment(p.typ(n)) {
 			kind, _ := p.classify(k)
-			return kind == docLine
+			return kind == docLine, false
 		}
 		if p.lang.attached[p.typ(n)] && p.textStart(n) == b {
-			return true
+			return true, true
 		}
 	}
-	return false
+	return false, false
 }
 
 // headings lists markdown's section headings, nested by level.

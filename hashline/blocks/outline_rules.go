@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -330,20 +331,24 @@ func goReceiver(p *parsed, n *sitter.Node) string {
 // parenthesized group is listed with its specs under it.
 func goGroup(kind string, specs ...string) rule {
 	return func(p *parsed, n *sitter.Node, _ bool) []decl {
+		grouped := p.hasToken(n, "(")
 		var names []string
 		var only *sitter.Node
 		for _, c := range p.namedChildren(n) {
-			for _, t := range specs {
-				if p.typ(c) == t {
-					names = append(names, goSpecNames(p, c)...)
-					only = c
+			if !slices.Contains(specs, p.typ(c)) {
+				continue
+			}
+			if only = c; grouped {
+				// The group is labelled with its first names.
+				if names = append(names, goSpecNames(p, c)...); len(names) > 3 {
+					break
 				}
 			}
 		}
-		if p.hasToken(n, "(") {
+		switch {
+		case grouped:
 			return []decl{group(kind, names, n)}
-		}
-		if only == nil {
+		case only == nil:
 			return nil
 		}
 		return goSpec(kind)(p, only, true)
@@ -355,11 +360,12 @@ func goGroup(kind string, specs ...string) rule {
 func goSpec(kind string) rule {
 	return func(p *parsed, n *sitter.Node, _ bool) []decl {
 		k := kind
-		if t := n.ChildByFieldName("type"); kind == "type" && t != nil {
-			switch p.typ(t) {
-			case "struct_type":
+		if kind == "type" {
+			switch t := n.ChildByFieldName("type"); {
+			case t == nil:
+			case p.typ(t) == "struct_type":
 				k = "struct"
-			case "interface_type":
+			case p.typ(t) == "interface_type":
 				k = "interface"
 			}
 		}
@@ -371,11 +377,20 @@ func goSpec(kind string) rule {
 	}
 }
 
-// goSpecNames are the names a spec declares (var a, b = ...).
+// goSpecNames are the names a spec declares (var a, b = ...): the
+// identifiers it opens with, before its type or its values.
 func goSpecNames(p *parsed, n *sitter.Node) []string {
 	var names []string
-	for _, c := range p.fieldChildren(n, "name") {
-		names = append(names, p.text(c))
+	cur := p.cursorAt(n)
+	for ok := cur.GoToFirstChild(); ok; ok = cur.GoToNextSibling() {
+		c := cur.CurrentNode()
+		switch t := p.typ(c); {
+		case t == ",":
+		case t == "identifier", t == "type_identifier" && len(names) == 0:
+			names = append(names, p.text(c))
+		default:
+			return names
+		}
 	}
 	return names
 }

@@ -46,6 +46,9 @@ type parsed struct {
 	// the rules ask of the same lines and nodes again and again.
 	kinds       []classified
 	contentEnds map[*sitter.Node]int
+	// delims says, per line, whether it holds a comment delimiter: 0 not
+	// looked at, 1 no, 2 yes (resolve.go).
+	delims []int8
 }
 
 // parseError says why a text has no clean parse.
@@ -316,10 +319,18 @@ func parseJSON(l *lang, text string) (*parsed, *parseError) {
 		perr.what = what
 		return nil, perr
 	}
-	value, bad := jsonValue(p)
+	value := jsonValue(p)
 	if value == nil {
 		p.close()
 		return nil, &parseError{what: what, why: "the text is not a single JSON value"}
+	}
+	// A text encoding/json accepts is built of JSON's constructs only; any
+	// other is searched for the first construct JSON does not have, which
+	// says where it goes wrong better than the decoder does.
+	valid := l.json == jsonStrict && json.Valid([]byte(text))
+	var bad *sitter.Node
+	if !valid {
+		bad = p.notJSON(value)
 	}
 	if bad != nil {
 		// Read the node before the tree it belongs to is freed.
@@ -328,7 +339,7 @@ func parseJSON(l *lang, text string) (*parsed, *parseError) {
 		p.close()
 		return nil, perr
 	}
-	if l.json == jsonStrict {
+	if l.json == jsonStrict && !valid {
 		if err := strictJSON(text); err != nil {
 			p.close()
 			perr := &parseError{what: what, why: err.Error()}
@@ -343,12 +354,9 @@ func parseJSON(l *lang, text string) (*parsed, *parseError) {
 	return p, nil
 }
 
-// strictJSON checks text with encoding/json; only a rejected text pays for
-// decoding, which is what locates the error.
+// strictJSON says why encoding/json rejects text: decoding it locates the
+// error.
 func strictJSON(text string) error {
-	if json.Valid([]byte(text)) {
-		return nil
-	}
 	var v any
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return err
@@ -356,21 +364,20 @@ func strictJSON(text string) error {
 	return errors.New("encoding/json rejects the text")
 }
 
-// jsonValue finds the value inside the wrapper, and the first node in it that
-// JSON does not have. value is nil when the program is anything but the
-// wrapped expression.
-func jsonValue(p *parsed) (value, bad *sitter.Node) {
+// jsonValue finds the value inside the wrapper: nil when the program is
+// anything but the wrapped expression.
+func jsonValue(p *parsed) (value *sitter.Node) {
 	root := p.root
 	if root.NamedChildCount() != 1 {
-		return nil, nil
+		return nil
 	}
 	stmt := root.NamedChild(0)
 	if stmt.Type() != "expression_statement" || stmt.NamedChildCount() != 1 {
-		return nil, nil
+		return nil
 	}
 	paren := stmt.NamedChild(0)
 	if paren.Type() != "parenthesized_expression" || paren.StartByte() != 0 || int(paren.EndByte()) != len(p.src) {
-		return nil, nil
+		return nil
 	}
 	for i := 0; i < int(paren.NamedChildCount()); i++ {
 		c := paren.NamedChild(i)
@@ -378,46 +385,80 @@ func jsonValue(p *parsed) (value, bad *sitter.Node) {
 			continue
 		}
 		if value != nil {
-			return nil, nil
+			return nil
 		}
 		value = c
 	}
-	if value == nil {
-		return nil, nil
-	}
-	return value, notJSONNode(p.lang, value)
+	return value
 }
 
 // jsonTypes are the JavaScript node types a JSON value is made of.
 var jsonTypes = setOf("object", "array", "pair", "string", "string_fragment", "escape_sequence",
 	"number", "true", "false", "null")
 
-func notJSONNode(l *lang, n *sitter.Node) *sitter.Node {
-	t := n.Type()
-	switch {
-	case l.isComment(t):
-		return nil
-	case t == "unary_expression":
-		// A negative number: "-" then a number, nothing else.
-		if n.ChildCount() != 2 || n.Child(0).Type() != "-" || n.Child(1).Type() != "number" {
-			return n
+// notJSON finds the first node of value, in document order, that JSON
+// does not have. A query finds the candidates in C: a large JSON file has
+// hundreds of thousands of nodes, and asking for each from Go costs calls
+// into C that outweigh the parse.
+func (p *parsed) notJSON(value *sitter.Node) *sitter.Node {
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(jsonQuery(p.grammar), value)
+	var first *sitter.Node
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return first
 		}
-		return nil
-	case t == "pair":
-		if k := n.ChildByFieldName("key"); k == nil {
-			return n
-		} else if k.Type() != "string" {
-			return k
+		for _, c := range m.Captures {
+			n := c.Node
+			switch p.typ(n) {
+			case "unary_expression":
+				// A negative number: "-" then a number, nothing else.
+				if p.childCount(n) == 2 && p.typ(p.child(n, 0)) == "-" && p.typ(p.child(n, 1)) == "number" {
+					continue
+				}
+			case "string":
+				continue // a pair's key
+			}
+			// The first in document order: the outer of two that start
+			// together.
+			if first == nil || p.start(n) < p.start(first) || p.start(n) == p.start(first) && p.end(n) > p.end(first) {
+				first = n
+			}
 		}
-	case !jsonTypes[t]:
-		return n
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if bad := notJSONNode(l, n.NamedChild(i)); bad != nil {
-			return bad
-		}
+}
+
+// jsonQueries holds, per grammar, the query for the nodes of a JSON value
+// that may not be JSON: every named node type JSON does not have, but
+// comments; negative numbers; and the keys of pairs. It is made on first
+// use and immutable after.
+var jsonQueries = struct {
+	mu sync.Mutex // guards m
+	m  map[*sitter.Language]*sitter.Query
+}{m: map[*sitter.Language]*sitter.Query{}}
+
+func jsonQuery(g *sitter.Language) *sitter.Query {
+	jsonQueries.mu.Lock()
+	defer jsonQueries.mu.Unlock()
+	if q, ok := jsonQueries.m[g]; ok {
+		return q
 	}
-	return nil
+	patterns := []string{"(unary_expression) @node", "(pair key: (_) @node)"}
+	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
+		name := g.SymbolName(sym)
+		if g.SymbolType(sym) != sitter.SymbolTypeRegular || jsonTypes[name] || strings.Contains(name, "comment") || name == "unary_expression" {
+			continue
+		}
+		patterns = append(patterns, "("+name+") @node")
+	}
+	q, err := sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
+	if err != nil {
+		panic(fmt.Sprintf("blocks: the JSON query does not compile: %v", err))
+	}
+	jsonQueries.m[g] = q
+	return q
 }
 
 // nodeName renders a node type for a message: "function_item" reads as

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -147,13 +148,51 @@ func (p *parsed) codeStart(n *sitter.Node) int {
 			pos++
 			continue
 		}
-		if _, ce, ok := p.commentAt(n, pos); ok && ce <= hi {
-			pos = ce
-			continue
+		if !isWordByte(p.src[pos]) {
+			if _, ce, ok := p.commentAt(n, pos); ok && ce <= hi {
+				pos = ce
+				continue
+			}
 		}
 		return pos
 	}
 	return -1
+}
+
+// No comment of the languages here opens with a letter, a digit or an
+// underscore, nor ends with one unless the line it ends on holds one of
+// the characters their comments open with (a line comment's //, #, --, a
+// Ruby =end): a byte that does neither needs no search for a comment.
+// The comment delimiters: / and * (C-like, CSS), # (Python, Ruby, shells,
+// YAML, TOML), - (Lua), < and > (HTML and markdown's <!-- -->), ; and = (Ruby
+// =begin/=end, and what a delimiter may hold), ] (Lua's --[[ ]]).
+const commentChars = "/*#-<>;=]"
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// mayEndComment reports whether a comment could end at offset end-1: the
+// byte there is a delimiter's, or its line holds one. Whether a line holds
+// one is looked at once per parse: a minified file is one long line.
+func (p *parsed) mayEndComment(end int) bool {
+	if strings.IndexByte(commentChars, p.src[end-1]) >= 0 {
+		return true
+	}
+	line := p.lineOf(end - 1)
+	if line < 1 {
+		return true // the JSON wrapper before the text
+	}
+	if p.delims == nil {
+		p.delims = make([]int8, len(p.starts))
+	}
+	if p.delims[line-1] == 0 {
+		p.delims[line-1] = 1
+		if bytes.ContainsAny(p.src[p.starts[line-1]:p.ends[line-1]], commentChars) {
+			p.delims[line-1] = 2
+		}
+	}
+	return p.delims[line-1] == 2
 }
 
 // contentEnd is the offset just past n's last byte that is neither space nor
@@ -179,9 +218,11 @@ func (p *parsed) findContentEnd(n *sitter.Node) int {
 			pos--
 			continue
 		}
-		if cs, _, ok := p.commentAt(n, pos-1); ok && cs >= lo {
-			pos = cs
-			continue
+		if p.mayEndComment(pos) {
+			if cs, _, ok := p.commentAt(n, pos-1); ok && cs >= lo {
+				pos = cs
+				continue
+			}
 		}
 		return pos
 	}

@@ -5,9 +5,11 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -84,67 +86,16 @@ func GoTree(t testing.TB) string {
 // readMember reads one file out of a .tar.gz.
 func readMember(t testing.TB, tarball, member string) string {
 	t.Helper()
-	f, err := os.Open(tarball)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", tarball, err)
-	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			t.Fatalf("%s holds no %s", tarball, member)
+	text, found := "", false
+	eachMember(t, tarball, func(name, s string) {
+		if name == member {
+			text, found = s, true
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", tarball, err)
-		}
-		if strings.TrimPrefix(h.Name, "./") == member {
-			b, err := io.ReadAll(tr)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", tarball, member, err)
-			}
-			return string(b)
-		}
+	}, []string{member})
+	if !found {
+		t.Fatalf("%s holds no %s", tarball, member)
 	}
-}
-
-// Members lists the regular files of a vendored tarball whose names end
-// in one of the suffixes, as TARBALL/MEMBER paths for a Real of VendorDir
-// beneath dir.
-func Members(t testing.TB, dir, tarball string, suffixes ...string) []string {
-	t.Helper()
-	path := filepath.Join(Vendored(t, dir), tarball)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []string
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		name := strings.TrimPrefix(h.Name, "./")
-		for _, s := range suffixes {
-			if h.Typeflag == tar.TypeReg && strings.HasSuffix(name, s) {
-				out = append(out, dir+"/"+tarball+"/"+name)
-				break
-			}
-		}
-	}
+	return text
 }
 
 // Outlined are the real files whose outlines have goldens, by language:
@@ -164,4 +115,113 @@ var Outlined = map[string]Real{
 	"yaml":       {VendorDir, "neovim-plugins/codecompanion.nvim.tar.gz/codecompanion.nvim/.github/workflows/ci.yml"},
 	"rust":       {VendorDir, "neovim-plugins/avante.nvim.tar.gz/avante.nvim/crates/avante-tokenizers/src/lib.rs"},
 	"toml":       {VendorDir, "neovim-plugins/avante.nvim.tar.gz/avante.nvim/Cargo.toml"},
+}
+
+// RealText is a real file and its text.
+type RealText struct {
+	Real
+	Text string
+}
+
+// Large lists the real files of at least minLines lines whose names end in
+// one of exts, by extension: the Go tree's and those of every vendored
+// tarball beneath the vendored folder dir, at most per of each extension,
+// spread evenly over them in name order so that the choice is the same
+// on every machine with the same Go and the same fixtures.
+func Large(t testing.TB, dir string, minLines, per int, exts ...string) map[string][]RealText {
+	t.Helper()
+	found := map[string][]RealText{}
+	keep := func(r Real, text string) {
+		if strings.Count(text, "\n") < minLines {
+			return
+		}
+		for _, e := range exts {
+			if strings.HasSuffix(r.Path, e) {
+				found[e] = append(found[e], RealText{r, text})
+				return
+			}
+		}
+	}
+	tree := GoTree(t)
+	err := filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor") {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() && hasSuffix(p, exts) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(tree, p)
+			keep(Real{GoRoot, filepath.ToSlash(rel)}, string(b))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walking the Go tree: %v", err)
+	}
+	tarballs, _ := filepath.Glob(filepath.Join(Vendored(t, dir), "*.tar.gz"))
+	for _, tb := range tarballs {
+		eachMember(t, tb, func(name string, text string) {
+			keep(Real{VendorDir, dir + "/" + filepath.Base(tb) + "/" + name}, text)
+		}, exts)
+	}
+	for e, rs := range found {
+		sort.Slice(rs, func(i, j int) bool { return rs[i].Name() < rs[j].Name() })
+		if len(rs) > per {
+			picked := make([]RealText, per)
+			for i := range picked {
+				picked[i] = rs[i*len(rs)/per]
+			}
+			rs = picked
+		}
+		found[e] = rs
+	}
+	return found
+}
+
+func hasSuffix(s string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// eachMember calls f with every regular file of a .tar.gz whose name ends
+// in one of suffixes.
+func eachMember(t testing.TB, tarball string, f func(name, text string), suffixes []string) {
+	t.Helper()
+	file, err := os.Open(tarball)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	gz, err := gzip.NewReader(file)
+	if err != nil {
+		t.Fatalf("%s: %v", tarball, err)
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tarball, err)
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		if h.Typeflag != tar.TypeReg || !hasSuffix(name, suffixes) {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", tarball, name, err)
+		}
+		f(name, string(b))
+	}
 }
