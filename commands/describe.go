@@ -51,7 +51,7 @@ func Tools() []Tool {
 				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
 					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, where HH is the line's own hash, for hashline_patch."},
 				"view": map[string]any{"type": "string", "enum": []any{ViewLines, ViewOutline},
-					"description": "lines (default): the numbered lines. outline: one row per declaration (function, method, class, type, heading, top-level key), nested, as \"Start-End kind name\" and the declaration's own line as N:text; Start-End is exactly what PUT Start*: replaces, doc comments and decorators included."},
+					"description": "lines (default): the numbered lines. outline: one row per declaration (function, method, class, type, heading, top-level key), nested, as \"Start-End kind name\" and the declaration's own line as N:text; Start-End is exactly what PUT Start*: replaces, doc comments and decorators included. A nested row gives its name within the row above it (read it as Class.method; a heading as its text)."},
 				"symbol": map[string]any{"type": "string", "minLength": 1,
 					"description": "Read only this declaration's lines, doc comment and decorators included, under the whole file's TAG: a qualified name (Server.handle, Class.method, a heading's text, a top-level key) or a bare name. PUT Start*: on its first line then replaces it. Not with offset or limit."},
 			}),
@@ -167,10 +167,11 @@ nothing is written and the error says what to do.
 
 For a large file, or to change one function, read the outline first: hashline_read
 with view "outline" lists one row per declaration, "Start-End kind name" and its own
-line as N:text. Then read only what you change with symbol (a qualified name such as
-Server.handle): its lines count as shown, so PUT Start*: replaces exactly them, doc
-comment included. Both are under the file's one TAG. hashline_grep with mode "symbols"
-finds where a name is declared across the workspace.
+line as N:text; a nested row names its symbol within the row above it. Then read
+only what you change with symbol (a qualified name such as Server.handle): its lines
+count as shown, so PUT Start*: replaces exactly them, doc comment included. Both are
+under the file's one TAG. hashline_grep with mode "symbols" finds where a name is
+declared across the workspace.
 
 ## Ops
 

@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"hashline-ls/hashline"
 	"hashline-ls/workspace"
@@ -12,7 +13,8 @@ import (
 // declaration's own line, which counts as shown), and one declaration's
 // lines under the whole file's tag, as a window of the file. The ranges
 // are the block resolver's, so the range an outline shows is the range
-// PUT N*: on its first line replaces.
+// PUT N*: on its first line replaces. The last outlines made are kept, by
+// file and text, for the symbol reads that follow.
 
 // The views of hashline.read.
 const (
@@ -67,6 +69,55 @@ func (s *Server) readDeclarations(a ReadArgs, wp workspace.Path, t *hashline.Tex
 	return s.readOutline(o, a, wp, t)
 }
 
+// maxCachedOutlines is how many outlines a server keeps: a model reads an
+// outline, then the symbols it needs, of the same few files.
+const maxCachedOutlines = 16
+
+// outlineCache keeps the last outlines made, each of one text of one file,
+// so the symbol reads that follow an outline parse nothing again.
+type outlineCache struct {
+	mu    sync.Mutex // guards m and order
+	m     map[outlineKey][]hashline.Symbol
+	order []outlineKey // oldest first
+}
+
+type outlineKey struct {
+	abs    string
+	digest hashline.Digest
+}
+
+// outline is the whole outline of t, the text of the file at abs: the
+// cached one when this text was outlined before. The symbols must not be
+// modified.
+func (s *Server) outline(o hashline.Outliner, abs string, t *hashline.Text) ([]hashline.Symbol, error) {
+	c := &s.outlines
+	key := outlineKey{abs, t.Digest()}
+	c.mu.Lock()
+	syms, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return syms, nil
+	}
+	syms, err := o.Outline(abs, t.Normalized(), nil)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[outlineKey][]hashline.Symbol{}
+	}
+	if _, ok := c.m[key]; !ok {
+		if len(c.order) == maxCachedOutlines {
+			delete(c.m, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.m[key] = syms
+		c.order = append(c.order, key)
+	}
+	return syms, nil
+}
+
 func invalid(field, msg string) *hashline.Error {
 	return &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: field}, Message: msg}
 }
@@ -87,20 +138,21 @@ func (s *Server) readOutline(o hashline.Outliner, a ReadArgs, wp workspace.Path,
 	if first > max(total, 1) {
 		return nil, invalid("offset", fmt.Sprintf("offset %d is past the end of %s, which has %d lines: read the outline from offset 1", first, wp.Rel, total))
 	}
-	rows, next := 0, 0
-	syms, err := o.Outline(wp.Abs, t.Normalized(), func(sym hashline.Symbol) bool {
-		switch {
-		case sym.Line < first || sym.Line > last || next > 0:
-			return false
-		case rows == maxOutlineRows:
-			next = sym.Line
-			return false
-		}
-		rows++
-		return true
-	})
+	all, err := s.outline(o, wp.Abs, t)
 	if err != nil {
 		return nil, noOutline("view", wp.Rel, err)
+	}
+	var syms []hashline.Symbol
+	next := 0
+	for _, sym := range all {
+		if sym.Line < first || sym.Line > last {
+			continue
+		}
+		if len(syms) == maxOutlineRows {
+			next = sym.Line
+			break
+		}
+		syms = append(syms, sym)
 	}
 	sess := s.Sessions.Get(a.sessionName())
 	v := hashline.RenderOutline(anchorStyle(a.Anchors), wp.Rel, t, syms)
@@ -149,16 +201,19 @@ func outlineNotice(syms []hashline.Symbol, next int, clipped []int) string {
 // readSymbol reads one declaration's lines, as a window of the file.
 func (s *Server) readSymbol(o hashline.Outliner, a ReadArgs, wp workspace.Path, t *hashline.Text) (Result, error) {
 	q := hashline.NewSymbolQuery(a.Symbol, wp.Rel)
-	text := t.Normalized()
-	cands, err := o.Outline(wp.Abs, text, q.Keeps)
+	all, err := s.outline(o, wp.Abs, t)
 	if err != nil {
 		return nil, noOutline("symbol", wp.Rel, err)
+	}
+	var cands []hashline.Symbol
+	for _, sym := range all {
+		if q.Keeps(sym) {
+			cands = append(cands, sym)
+		}
 	}
 	picked := q.Pick(cands)
 	switch {
 	case len(picked) == 0:
-		var all []hashline.Symbol
-		_, _ = o.Outline(wp.Abs, text, func(sym hashline.Symbol) bool { all = append(all, sym); return false })
 		return nil, symbolNotFound(a.Symbol, wp.Rel, q.Nearest(all, 5))
 	case len(picked) > 1:
 		return nil, symbolAmbiguous(a.Symbol, wp.Rel, picked)

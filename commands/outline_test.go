@@ -53,11 +53,11 @@ func TestReadOutline(t *testing.T) {
 	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "shop/cart.go", "view": "outline"}))
 	tag := hashline.NewText(outlineSample).Tag()
 	want := "[shop/cart.go#" + string(tag) + "]\n" +
-		"5-8 struct Cart  6:type Cart struct {\n" +
-		"10-10 const Max  10:const Max = 10\n" +
+		"5-8 struct  6:type Cart struct {\n" +
+		"10 const  10:const Max = 10\n" +
 		"12-19 method Cart.Add  13:func (c *Cart) Add(item string) error {\n" +
-		"21-21 func init  21:func init() {}\n" +
-		"23-25 func init  23:func init() {\n" +
+		"21 func  21:func init() {}\n" +
+		"23-25 func  23:func init() {\n" +
 		`note: 5 declarations, each Start-End kind name, then its own line N:text; read one with symbol, e.g. "Cart": its lines then count as shown, and PUT 5*: replaces lines 5-8` + "\n"
 	if r.Text != want {
 		t.Fatalf("text =\n%s\nwant\n%s", r.Text, want)
@@ -329,4 +329,36 @@ func window(lines []string, start, end int) string {
 		b.WriteString(strconv.Itoa(n) + ":" + strings.TrimSuffix(lines[n-1], "\n") + "\n")
 	}
 	return b.String()
+}
+
+// countingOutliner counts the outlines it is asked for.
+type countingOutliner struct {
+	*blocks.Resolver
+	calls int
+}
+
+func (c *countingOutliner) Outline(path, text string, keep func(hashline.Symbol) bool) ([]hashline.Symbol, error) {
+	c.calls++
+	return c.Resolver.Outline(path, text, keep)
+}
+
+// The symbol reads that follow an outline parse nothing again, until the
+// text changes.
+func TestOutlineCache(t *testing.T) {
+	s, _ := newServer(t, map[string]string{"cart.go": outlineSample})
+	o := &countingOutliner{Resolver: blocks.New()}
+	s.Blocks = o
+	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "cart.go", "view": "outline"}))
+	for _, sym := range []string{"Cart", "Cart.Add", "Max"} {
+		mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "cart.go", "symbol": sym}))
+	}
+	mustFail(t, call(t, s, CmdRead, map[string]any{"path": "cart.go", "symbol": "Nope"}), hashline.CodeInvalidArgument)
+	if o.calls != 1 {
+		t.Fatalf("%d outlines made for one text, want 1", o.calls)
+	}
+	mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "cart.go", "tag": r.Tag, "ops": "PUT 10.=10:\n+const Max = 11"}))
+	one := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "cart.go", "symbol": "Max"}))
+	if o.calls != 2 || !strings.Contains(one.Content, "10:const Max = 11\n") {
+		t.Fatalf("after the edit: %d outlines, read %q", o.calls, one.Content)
+	}
 }

@@ -66,6 +66,8 @@ type Server struct {
 	own Permits
 
 	hookOnce sync.Once // sets the Sessions' drop hook on the first call
+
+	outlines outlineCache // the last outlines made (outline.go)
 }
 
 // Names of the commands, as executeCommand knows them.

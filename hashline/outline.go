@@ -46,7 +46,11 @@ const MaxOutlineLineChars = 200
 
 // RenderOutline renders syms, symbols of t, under t's header: one row per
 // symbol, indented two spaces a level, "Start-End kind name" and then the
-// declaration's own line as N:text, which counts as shown.
+// declaration's own line as N:text, which counts as shown. A row at the
+// top level names its symbol in full (Server.read), a nested one by its
+// name within the symbol above it; the name is left out where the line
+// shows it as a word (func NewStore, ## Usage), and a symbol of one line
+// has the one number N.
 func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View {
 	v := View{Seen: &LineSet{}}
 	if len(syms) > 0 {
@@ -60,7 +64,21 @@ func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View
 		for range s.Depth {
 			b.WriteString("  ")
 		}
-		fmt.Fprintf(&b, "%d-%d %s %s  ", s.Start, s.End, s.Kind, SymbolLabel(s))
+		b.Write(strconv.AppendInt(num[:0], int64(s.Start), 10))
+		if s.End != s.Start {
+			b.WriteByte('-')
+			b.Write(strconv.AppendInt(num[:0], int64(s.End), 10))
+		}
+		b.WriteString(" " + s.Kind)
+		label := SymbolLabel(s)
+		if s.Depth > 0 {
+			label = s.Name
+		}
+		line := t.Line(s.Line)
+		if !isHeading(s.Kind) && !hasWord(line[:min(len(line), MaxOutlineLineChars)], label) {
+			b.WriteString(" " + label)
+		}
+		b.WriteString("  ")
 		b.Write(strconv.AppendInt(num[:0], int64(s.Line), 10))
 		if appendRow(&b, s.Line, t.Line(s.Line), MaxOutlineLineChars, false, anchors) {
 			v.Clipped = append(v.Clipped, s.Line)
@@ -70,6 +88,34 @@ func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View
 	}
 	v.Content = b.String()
 	return v
+}
+
+// hasWord reports whether s holds w with no letter, digit or underscore
+// right before or after it.
+func hasWord(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !isWordChar(s[start-1])) && (end == len(s) || !isWordChar(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordChar(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
+
+// isHeading reports whether kind is a markdown heading's (h1 to h6).
+func isHeading(kind string) bool {
+	return len(kind) == 2 && kind[0] == 'h' && kind[1] >= '1' && kind[1] <= '6'
 }
 
 // SymbolLabel is how an outline names a symbol: its qualified name, or a
@@ -99,7 +145,14 @@ func NewSymbolQuery(q, file string) SymbolQuery {
 }
 
 // normName spells scope separators one way: A::B and M:f are A.B and M.f.
-func normName(s string) string { return strings.NewReplacer("::", ".", ":", ".").Replace(s) }
+func normName(s string) string {
+	if !strings.Contains(s, ":") {
+		return s
+	}
+	return scopes.Replace(s)
+}
+
+var scopes = strings.NewReplacer("::", ".", ":", ".")
 
 // Keeps reports whether s may be what the query names, by any of its rules.
 func (sq SymbolQuery) Keeps(s Symbol) bool {

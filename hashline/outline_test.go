@@ -23,9 +23,9 @@ func TestRenderOutline(t *testing.T) {
 	}
 	v := hashline.RenderOutline(hashline.AnchorTag, "p.go", tx, syms)
 	want := "[p.go#" + string(tx.Tag()) + "]\n" +
-		"1-4 struct T  2:type T struct {\n" +
-		"  6-8 method T.M  6:func (t T) M() {\n" +
-		"9-9 func x  9:func " + long[:hashline.MaxOutlineLineChars-5] +
+		"1-4 struct  2:type T struct {\n" +
+		"  6-8 method  6:func (t T) M() {\n" +
+		"9 func x  9:func " + long[:hashline.MaxOutlineLineChars-5] +
 		" … [line 9 clipped: 200 of 215 characters shown]\n"
 	if v.Content != want {
 		t.Fatalf("Content =\n%s\nwant\n%s", v.Content, want)
@@ -35,8 +35,13 @@ func TestRenderOutline(t *testing.T) {
 	if v.Seen.String() != "2,6" || len(v.Clipped) != 1 || v.Clipped[0] != 9 {
 		t.Fatalf("Seen %q Clipped %v, want 2,6 and [9]", v.Seen, v.Clipped)
 	}
+	heading := hashline.RenderOutline(hashline.AnchorTag, "p.md", hashline.NewText("# Guide\n\n## Usage\n\ntext\n"), []hashline.Symbol{
+		sym("Guide", "Guide", "h1", 1, 5, 1, 0, true), sym("Usage", "Guide > Usage", "h2", 3, 5, 3, 1, true)})
+	if !strings.HasSuffix(heading.Content, "]\n1-5 h1  1:# Guide\n  3-5 h2  3:## Usage\n") {
+		t.Fatalf("headings: %s", heading.Content)
+	}
 	line := hashline.RenderOutline(hashline.AnchorLine, "p.go", tx, syms[:1])
-	if !strings.Contains(line.Content, "1-4 struct T  2:"+hashline.LineHash("type T struct {")+"|type T struct {\n") {
+	if !strings.Contains(line.Content, "1-4 struct  2:"+hashline.LineHash("type T struct {")+"|type T struct {\n") {
 		t.Fatalf("line anchors: %s", line.Content)
 	}
 }

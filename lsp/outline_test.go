@@ -21,7 +21,7 @@ func TestOutlineOfOpenBuffer(t *testing.T) {
 	live := e.BufferText("shop.go")
 
 	o := e.OK(commands.CmdRead, map[string]any{"path": "shop.go", "view": "outline"})
-	want := "[shop.go#" + tagOf(live) + "]\n3-6 func Discount  4:func Discount() int {\n8-10 func Total  8:func Total() int {\n"
+	want := "[shop.go#" + tagOf(live) + "]\n3-6 func  4:func Discount() int {\n8-10 func  8:func Total() int {\n"
 	if o.Tag != tagOf(live) || !strings.HasPrefix(text(t, o), want) {
 		t.Fatalf("outline of the buffer:\n%s\nwant it to start\n%s", text(t, o), want)
 	}

@@ -16,7 +16,7 @@ func TestOutlineOverMCP(t *testing.T) {
 
 	o := call(t, cs, "hashline_read", map[string]any{"path": "shop/cart.py", "view": "outline"})
 	tag := tagOf(t, o.text)
-	if o.isError || !strings.HasPrefix(o.text, "[shop/cart.py#"+tag+"]\n1-6 class Cart  1:class Cart:\n  2-3 method Cart.add  2:    def add(self, item):\n  5-6 method Cart.total  5:    def total(self):\n") {
+	if o.isError || !strings.HasPrefix(o.text, "[shop/cart.py#"+tag+"]\n1-6 class  1:class Cart:\n  2-3 method  2:    def add(self, item):\n  5-6 method  5:    def total(self):\n") {
 		t.Fatalf("outline: %q", o.text)
 	}
 	if syms, ok := o.result["symbols"].([]any); !ok || len(syms) != 3 {

@@ -148,7 +148,7 @@ func TestVerbOutlineIsText(t *testing.T) {
 		}
 	}
 	out, _, _ := verb(t, dir, "", "read", "p.go", "--outline")
-	if !strings.Contains(out, "\n3-6 struct T  4:type T struct {\n8-10 method T.N  8:func (t T) N() int {\n") {
+	if !strings.Contains(out, "\n3-6 struct  4:type T struct {\n8-10 method T.N  8:func (t T) N() int {\n") {
 		t.Fatalf("outline: %q", out)
 	}
 	_, errs, code := verb(t, dir, "", "read", "p.go", "--symbol", "T.N", "--limit", "2")

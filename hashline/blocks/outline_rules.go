@@ -75,10 +75,14 @@ func classNamed(kind, body string) rule {
 	}
 }
 
+// qualifiers spells the scope separators of qualified names one way, and
+// drops the space a grammar leaves in them.
+var qualifiers = strings.NewReplacer("::", ".", ":", ".", " ", "", "\t", "", "\n", "")
+
 // splitQualified splits a dotted name (M.setup, Foo:method, A::B) into the
 // scope before its last part and that part.
 func splitQualified(s string) (scope, name string) {
-	s = strings.NewReplacer("::", ".", ":", ".", " ", "", "\t", "", "\n", "").Replace(s)
+	s = qualifiers.Replace(s)
 	if i := strings.LastIndexByte(s, '.'); i >= 0 {
 		return s[:i], s[i+1:]
 	}

@@ -161,7 +161,7 @@ T.run(function()
     and vim.tbl_contains(grep_modes, "symbols"), "describe: read takes view outline and symbol, grep takes mode symbols", props)
   local want_outline = hl.read_sync({ path = "greet.py", view = "outline" })
   local av_outline = avread.func({ path = "greet.py", view = "outline" })
-  check(want_outline and want_outline.ok and av_outline == want_outline.text and av_outline:find("\n1%-2 def greet  1:def greet%(name%):\n"),
+  check(want_outline and want_outline.ok and av_outline == want_outline.text and av_outline:find("\n1%-2 def  1:def greet%(name%):\n"),
     "avante: the read tool answers an outline", { av_outline, want_outline })
   local cc_symbol
   read_tool.cmds[1](chat7, { path = "greet.py", symbol = "greet" }, { output_cb = function(o)

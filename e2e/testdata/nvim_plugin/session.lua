@@ -212,7 +212,7 @@ T.run(function()
     check(wanto and wanto.ok and vim.deep_equal(shown, T.lines(wanto.text)), ":HashlineOutline shows the result's text", { shown = shown, want = wanto and wanto.text })
     local row, decl
     for i, l in ipairs(shown) do
-      local n = l:match("^%d+%-%d+ %S+ greet  (%d+):def greet")
+      local n = l:match("^[%d%-]+ %S+  (%d+):def greet")
       if n then
         row, decl = i, tonumber(n)
       end

@@ -107,10 +107,10 @@ function U.read(path, on_done)
   end)
 end
 
--- The declaration line an outline row shows ("12-40 func Server.read
--- 14:func ..."), or nil for a row that is none.
+-- The declaration line an outline row shows ("12-40 method Server.read
+-- 14:func ...", "7 const  7:const X = 1"), or nil for a row that is none.
 local function row_line(row)
-  local n = row:match("^%s*%d+%-%d+ .-  (%d+):")
+  local n = row:match("^%s*[%d%-]+ .-  (%d+):")
   return n and tonumber(n) or nil
 end
 
