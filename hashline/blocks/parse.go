@@ -115,7 +115,7 @@ func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*pa
 		tree.Close()
 		return nil, &parseError{line: line}
 	}
-	if n := firstErrorKind(root, errorQuery(g)); n != nil {
+	if n := firstErrorKind(root, errorKinds.of(g)); n != nil {
 		perr := &parseError{line: int(n.StartPoint().Row) + 1, why: "the parser reports " + article(nodeName(n.Type())) + " " + nodeName(n.Type())}
 		tree.Close()
 		return nil, perr
@@ -174,27 +174,47 @@ func firstError(n *sitter.Node) *sitter.Node {
 	return n
 }
 
-// errorKinds holds, per grammar, a query for the node kinds besides ERROR
-// and MISSING that it produces only for input it cannot read as written,
-// such as tree-sitter-html's erroneous_end_tag for an end tag it could not
-// match (it loses track of deep nests of long tag names). HasError does
-// not see them; a tree holding one is no clean parse either. A kind is one
-// when its name says error; kinds a tree never shows (hidden ones, such as
-// the error-recovery tokens of external scanners) are left out. The query
-// is nil for a grammar without such kinds. It is made on the grammar's
-// first parse, so a server that parses nothing never reads the grammars'
-// tables, and a query is immutable, so one serves every parse after.
-var errorKinds = struct {
+// grammarQueries keeps one query per grammar, made from the grammar's
+// symbols on its first parse, so a server that parses nothing never reads
+// the grammars' tables; a query is immutable, so one serves every parse
+// after. A grammar whose patterns are none has a nil query.
+type grammarQueries struct {
+	what     string // what the query finds, for the panic of one that does not compile
+	patterns func(g *sitter.Language) []string
+
 	mu sync.Mutex // guards m
 	m  map[*sitter.Language]*sitter.Query
-}{m: map[*sitter.Language]*sitter.Query{}}
+}
 
-func errorQuery(g *sitter.Language) *sitter.Query {
-	errorKinds.mu.Lock()
-	defer errorKinds.mu.Unlock()
-	if q, done := errorKinds.m[g]; done {
+func (c *grammarQueries) of(g *sitter.Language) *sitter.Query {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q, done := c.m[g]; done {
 		return q
 	}
+	var q *sitter.Query
+	if ps := c.patterns(g); len(ps) > 0 {
+		var err error
+		q, err = sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(ps))), "\n")), g)
+		if err != nil {
+			panic(fmt.Sprintf("blocks: the %s of a grammar do not make a query: %v", c.what, err))
+		}
+	}
+	if c.m == nil {
+		c.m = map[*sitter.Language]*sitter.Query{}
+	}
+	c.m[g] = q
+	return q
+}
+
+// errorKinds finds, per grammar, the node kinds besides ERROR and MISSING
+// that it produces only for input it cannot read as written, such as
+// tree-sitter-html's erroneous_end_tag for an end tag it could not match
+// (it loses track of deep nests of long tag names). HasError does not see
+// them; a tree holding one is no clean parse either. A kind is one when
+// its name says error; kinds a tree never shows (hidden ones, such as the
+// error-recovery tokens of external scanners) are left out.
+var errorKinds = &grammarQueries{what: "error kinds", patterns: func(g *sitter.Language) []string {
 	var patterns []string
 	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
 		name := g.SymbolName(sym)
@@ -209,17 +229,8 @@ func errorQuery(g *sitter.Language) *sitter.Query {
 			patterns = append(patterns, strconv.Quote(name)+" @error")
 		}
 	}
-	var q *sitter.Query
-	if len(patterns) > 0 {
-		var err error
-		q, err = sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
-		if err != nil {
-			panic(fmt.Sprintf("blocks: the error kinds of a grammar do not make a query: %v", err))
-		}
-	}
-	errorKinds.m[g] = q
-	return q
-}
+	return patterns
+}}
 
 // firstErrorKind finds the first node, in document order, that q matches.
 func firstErrorKind(root *sitter.Node, q *sitter.Query) *sitter.Node {
@@ -340,15 +351,14 @@ func parseJSON(l *lang, text string) (*parsed, *parseError) {
 		return nil, perr
 	}
 	if l.json == jsonStrict && !valid {
-		if err := strictJSON(text); err != nil {
-			p.close()
-			perr := &parseError{what: what, why: err.Error()}
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				perr.line = strings.Count(text[:min(int(se.Offset), len(text))], "\n") + 1
-			}
-			return nil, perr
+		err := strictJSON(text)
+		p.close()
+		perr := &parseError{what: what, why: err.Error()}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			perr.line = strings.Count(text[:min(int(se.Offset), len(text))], "\n") + 1
 		}
+		return nil, perr
 	}
 	p.top = value
 	return p, nil
@@ -403,7 +413,7 @@ var jsonTypes = setOf("object", "array", "pair", "string", "string_fragment", "e
 func (p *parsed) notJSON(value *sitter.Node) *sitter.Node {
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	qc.Exec(jsonQuery(p.grammar), value)
+	qc.Exec(jsonQueries.of(p.grammar), value)
 	var first *sitter.Node
 	for {
 		m, ok := qc.NextMatch()
@@ -430,21 +440,10 @@ func (p *parsed) notJSON(value *sitter.Node) *sitter.Node {
 	}
 }
 
-// jsonQueries holds, per grammar, the query for the nodes of a JSON value
-// that may not be JSON: every named node type JSON does not have, but
-// comments; negative numbers; and the keys of pairs. It is made on first
-// use and immutable after.
-var jsonQueries = struct {
-	mu sync.Mutex // guards m
-	m  map[*sitter.Language]*sitter.Query
-}{m: map[*sitter.Language]*sitter.Query{}}
-
-func jsonQuery(g *sitter.Language) *sitter.Query {
-	jsonQueries.mu.Lock()
-	defer jsonQueries.mu.Unlock()
-	if q, ok := jsonQueries.m[g]; ok {
-		return q
-	}
+// jsonQueries finds, per grammar, the nodes of a JSON value that may not
+// be JSON: every named node type JSON does not have, but comments;
+// negative numbers; and the keys of pairs.
+var jsonQueries = &grammarQueries{what: "JSON checks", patterns: func(g *sitter.Language) []string {
 	patterns := []string{"(unary_expression) @node", "(pair key: (_) @node)"}
 	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
 		name := g.SymbolName(sym)
@@ -453,13 +452,8 @@ func jsonQuery(g *sitter.Language) *sitter.Query {
 		}
 		patterns = append(patterns, "("+name+") @node")
 	}
-	q, err := sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
-	if err != nil {
-		panic(fmt.Sprintf("blocks: the JSON query does not compile: %v", err))
-	}
-	jsonQueries.m[g] = q
-	return q
-}
+	return patterns
+}}
 
 // nodeName renders a node type for a message: "function_item" reads as
 // "function item".
