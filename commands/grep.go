@@ -498,12 +498,8 @@ func (g *grepper) acceptFile(abs, display string, fd found) error {
 // maxResults leaves room for.
 func (g *grepper) acceptLines(abs, display string, fd found) error {
 	t, lines := fd.text, fd.lines
-	room := g.max - g.counted
-	full := len(lines) > room
-	if full {
-		g.res.Truncated = true
-		lines = lines[:room]
-	}
+	room, full := g.room(len(lines))
+	lines = lines[:room]
 	if len(lines) > 0 {
 		v := hashline.RenderRowsAs(g.anchors, display, t, lines, hashline.MaxLineChars)
 		g.sess.Record(abs, t, v.Seen)
@@ -531,6 +527,17 @@ func (g *grepper) acceptLines(abs, display string, fd found) error {
 		return errResultsFull
 	}
 	return nil
+}
+
+// room is how many of n results the result still takes, and whether
+// that is fewer than n, which truncates it.
+func (g *grepper) room(n int) (int, bool) {
+	room := g.max - g.counted
+	if n > room {
+		g.res.Truncated = true
+		return room, true
+	}
+	return n, false
 }
 
 // display is the path a file is shown under: workspace-relative, unless

@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"hashline-ls/documents"
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
 	"hashline-ls/internal/testenv"
-	"hashline-ls/workspace"
 )
 
 // readLessExts are the languages BenchmarkReadLess measures: those with
@@ -45,7 +43,7 @@ func BenchmarkReadLess(b *testing.B) {
 			continue
 		}
 		b.Run(strings.TrimPrefix(ext, "."), func(b *testing.B) {
-			s := benchWorkspace(b, files)
+			s, _ := outlineServer(b, files)
 			ratios, reads := readLess(b, s, files)
 			slices.Sort(ratios)
 			b.ResetTimer()
@@ -133,17 +131,4 @@ func percentile(xs []float64, p int) float64 {
 	}
 	i := (len(xs)*p + 99) / 100
 	return xs[max(i-1, 0)]
-}
-
-// benchWorkspace is a disk-backed server with outlines over a fresh
-// workspace holding files.
-func benchWorkspace(b *testing.B, files map[string]string) *Server {
-	b.Helper()
-	dir := b.TempDir()
-	testenv.WriteFiles(b, dir, files)
-	roots, err := workspace.New(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}, Blocks: blocks.New()}
 }

@@ -41,7 +41,7 @@ func init() {
 }
 `
 
-func outlineServer(t *testing.T, files map[string]string) (*Server, string) {
+func outlineServer(t testing.TB, files map[string]string) (*Server, string) {
 	t.Helper()
 	s, dir := newServer(t, files)
 	s.Blocks = blocks.New()

@@ -108,12 +108,8 @@ func (g *grepper) acceptSymbols(abs, display string, fd found) error {
 	if len(syms) == 0 {
 		return nil
 	}
-	room := g.max - g.counted
-	full := len(syms) > room
-	if full {
-		g.res.Truncated = true
-		syms = syms[:room]
-	}
+	room, full := g.room(len(syms))
+	syms = syms[:room]
 	if len(syms) > 0 {
 		t := fd.text
 		g.sess.Record(abs, t, &hashline.LineSet{})
