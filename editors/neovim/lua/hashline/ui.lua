@@ -89,22 +89,31 @@ local function set_lines(buf, lines, modifiable)
   vim.bo[buf].modified = false
 end
 
---- :HashlineRead [path]: the numbered read in a scratch window.
-function U.read(path, on_done)
+-- Reads path with args into the scratch window named hashline://{kind}/,
+-- showing the result's text; prepare(buf) sets the window up.
+local function show_read(kind, path, args, on_done, prepare)
   path = target(path)
   if not path then
     return
   end
-  H.read({ path = path, session = H.config.ui_session }, function(res, err)
-    local lines = split_lines(H.render(res, err))
-    local buf = scratch("hashline://read/" .. relative(path), "nofile")
-    set_lines(buf, lines, false)
+  args.path, args.session = path, H.config.ui_session
+  H.read(args, function(res, err)
+    local buf = scratch("hashline://" .. kind .. "/" .. relative(path), "nofile")
+    set_lines(buf, split_lines(H.render(res, err)), false)
     vim.bo[buf].filetype = "hashline"
+    if prepare then
+      prepare(buf, path)
+    end
     show(buf)
     if on_done then
       on_done(buf, res, err)
     end
   end)
+end
+
+--- :HashlineRead [path]: the numbered read in a scratch window.
+function U.read(path, on_done)
+  show_read("read", path, {}, on_done)
 end
 
 -- The declaration line an outline row shows ("12-40 method Server.read
@@ -117,22 +126,10 @@ end
 --- :HashlineOutline [path]: one row per declaration, with its lines, in a
 --- scratch window; <CR> on a row goes to the declaration in the file.
 function U.outline(path, on_done)
-  path = target(path)
-  if not path then
-    return
-  end
-  H.read({ path = path, view = "outline", session = H.config.ui_session }, function(res, err)
-    local lines = split_lines(H.render(res, err))
-    local buf = scratch("hashline://outline/" .. relative(path), "nofile")
-    set_lines(buf, lines, false)
-    vim.bo[buf].filetype = "hashline"
+  show_read("outline", path, { view = "outline" }, on_done, function(buf, file)
     vim.keymap.set("n", "<CR>", function()
-      U.jump(path, row_line(vim.api.nvim_get_current_line()))
+      U.jump(file, row_line(vim.api.nvim_get_current_line()))
     end, { buffer = buf, desc = "hashline: go to this declaration" })
-    show(buf)
-    if on_done then
-      on_done(buf, res, err)
-    end
   end)
 end
 
