@@ -50,7 +50,7 @@ const maxOutlineDepth = 8
 // the symbols it keeps are listed, and only their ranges are resolved; it
 // is given each symbol with its Line but without its range. The error is
 // a *Decline: the language has no grammar, the text does not parse
-// cleanly, or it is over the parse limit.
+// cleanly, or it is over the parse limits of size or nesting.
 func (r *Resolver) Outline(path, text string, keep func(Symbol) bool) ([]Symbol, error) {
 	l := lookup(path)
 	if l == nil {
