@@ -50,7 +50,7 @@ lint: vet
 # Neovim plugin in each installed Neovim are stated beside the same edits
 # through the pipe client; then grep against ripgrep.
 bench:
-	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ ./search/ ./commands/ && \
+	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./hashline/blocks/ ./documents/ ./lsp/ ./mcp/ ./search/ ./commands/ && \
 	  $(GO) test -run '^$$' -bench NeovimEdit2000 -benchtime 1x ./e2e/; } | tee /dev/stderr | awk -f scripts/benchratio.awk
 	$(MAKE) grepbench
 

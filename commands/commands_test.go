@@ -16,7 +16,7 @@ import (
 )
 
 // newServer returns a disk-backed server over a fresh workspace holding files.
-func newServer(t *testing.T, files map[string]string) (*Server, string) {
+func newServer(t testing.TB, files map[string]string) (*Server, string) {
 	t.Helper()
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, files)

@@ -84,6 +84,8 @@ type Server struct {
 	own Permits
 
 	hookOnce sync.Once // sets the Sessions' drop hook on the first call
+
+	outlines outlineCache // the last outlines made (outline.go)
 }
 
 // New returns a server over roots that reads live text through source and

@@ -4,7 +4,7 @@
 // stdin and stdout. With a verb it runs one command on the files on disk,
 // with the current folder as the workspace:
 //
-//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line]
+//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME]
 //	hashline-ls edit PATH --tag TAG [--ops FILE]      (ops from stdin without --ops)
 //	hashline-ls write PATH [--content FILE]           (content from stdin without --content)
 //	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N] [--anchors line]
@@ -48,10 +48,10 @@ func main() {
 
 const usage = `usage:
   hashline-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--json]
+  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME] [--json]
   hashline-ls edit PATH --tag TAG [--ops FILE] [--json]          ops from stdin without --ops
   hashline-ls write PATH [--content FILE] [--json]               content from stdin without --content
-  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count]
+  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count|symbols]
                    [--ignore-case|-i] [--max-results N] [--anchors line] [--json]
   hashline-ls patch [--patch FILE] [--json]                      patch from stdin without --patch
   hashline-ls describe [--json]
@@ -84,11 +84,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ignoreCase bool
 	var maxResults int
 	var anchors, patchFile string
+	var outline bool
+	var symbol string
 	switch verb {
 	case "read":
 		fs.IntVar(&offset, "offset", 0, "first line to show (1-based)")
 		fs.IntVar(&limit, "limit", 0, "most lines to show")
 		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
+		fs.BoolVar(&outline, "outline", false, "one row per declaration instead of the lines")
+		fs.StringVar(&symbol, "symbol", "", "read only this declaration's lines (a qualified name such as Server.handle)")
 	case "patch":
 		fs.StringVar(&patchFile, "patch", "", "file holding the patch (default: stdin)")
 	case "edit":
@@ -98,7 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.StringVar(&contentFile, "content", "", "file holding the content (default: stdin)")
 	case "grep":
 		fs.StringVar(&glob, "glob", "", "only files whose workspace-relative path matches this glob")
-		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches or count")
+		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches, count or symbols")
 		fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters in either case")
 		fs.BoolVar(&ignoreCase, "i", false, "match letters in either case")
 		fs.IntVar(&maxResults, "max-results", 0, "most matching lines (content) or files (other modes)")
@@ -144,6 +148,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if limit != 0 {
 			a["limit"] = limit
+		}
+		if outline {
+			a["view"] = commands.ViewOutline
+		}
+		if symbol != "" {
+			a["symbol"] = symbol
 		}
 	case "edit":
 		ops, err := readInput(opsFile, stdin)
