@@ -25,15 +25,6 @@ func (r *Report) fail(format string, args ...any) {
 	r.Lines = append(r.Lines, "FAIL "+fmt.Sprintf(format, args...))
 }
 
-// check records err as a failure of what, or what as passed.
-func (r *Report) check(what string, err error) {
-	if err != nil {
-		r.fail("%s: %v", what, err)
-		return
-	}
-	r.ok("%s", what)
-}
-
 // Failed reports whether any check failed.
 func (r *Report) Failed() bool {
 	return slices.ContainsFunc(r.Lines, func(l string) bool { return strings.HasPrefix(l, "FAIL") })
