@@ -1,3 +1,5 @@
+//go:build unix
+
 package confined
 
 import (
@@ -22,9 +24,6 @@ type Dir struct {
 
 // Close releases the folder, and any lock held through it.
 func (d *Dir) Close() error { return d.f.Close() }
-
-// Path is the absolute path the folder had when it was opened.
-func (d *Dir) Path() string { return d.name }
 
 func (d *Dir) fd() int { return int(d.f.Fd()) }
 
@@ -58,18 +57,6 @@ func (d *Dir) Open(name string, flag int) (*File, error) {
 		return nil, classify("open", filepath.Join(d.name, name), err)
 	}
 	return regular(os.NewFile(uintptr(fd), filepath.Join(d.name, name)))
-}
-
-// Read reads the regular file name in the folder, refusing one larger than
-// limit bytes.
-func (d *Dir) Read(name string, limit int64) ([]byte, Info, error) {
-	f, err := d.Open(name, unix.O_RDONLY)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	defer f.Close()
-	b, err := f.ReadAll(limit)
-	return b, f.Info, err
 }
 
 // Exists reports whether the folder holds anything called name.
