@@ -74,19 +74,23 @@ func checkPE(data []byte, goarch string, grammars []string) (*Report, error) {
 	} else {
 		r.fail("machine: %#x (PE32+: %v), want a PE32+ console executable for x86-64", f.Machine, plus)
 	}
-	libs, err := f.ImportedLibraries()
+	// Each import is "symbol:DLL" (debug/pe's ImportedLibraries lists
+	// nothing for PE files).
+	imports, err := f.ImportedSymbols()
 	if err != nil {
 		return nil, err
+	}
+	var libs []string
+	for _, s := range imports {
+		if _, dll, _ := strings.Cut(s, ":"); !slices.Contains(libs, dll) {
+			libs = append(libs, dll)
+		}
 	}
 	allowed := func(dll string) bool { return slices.Contains(peLibraries, strings.ToLower(dll)) }
 	if len(libs) > 0 && len(missing(libs, allowed)) == 0 {
 		r.ok("libraries: %s", strings.Join(libs, ", "))
 	} else {
 		r.fail("libraries: imports %s; only %s are allowed", strings.Join(libs, ", "), strings.Join(peLibraries, ", "))
-	}
-	imports, err := f.ImportedSymbols()
-	if err != nil {
-		return nil, err
 	}
 	var stray []string
 	for _, s := range imports {

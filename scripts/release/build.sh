@@ -97,7 +97,7 @@ for target in "${targets[@]}"; do
       need "$cc" "apt-get install gcc-mingw-w64-x86-64"
       need "$cxx" "apt-get install g++-mingw-w64-x86-64"
       ldflags="-w -extldflags=-static"
-      run=(bash scripts/release/wine.sh)
+      run=(bash "$root/scripts/release/wine.sh")
       ;;
     *) echo "build: unknown target $target: use linux_amd64, linux_arm64, darwin_arm64, darwin_amd64 or windows_amd64" >&2; exit 1 ;;
   esac

@@ -36,4 +36,6 @@ if [ "$(cat "$dir/ws/a.go")" != "$(printf 'package main\n\nfunc f() int {\n\tret
   cat "$dir/ws/a.go" >&2
   exit 1
 fi
-echo "$(basename "$(dirname "$bin")"): $(tr -d '\r' <"$dir/version") read a.go (tag $tag) and ran a block edit${run:+ under ${run[*]}}"
+under=""
+[ ${#run[@]} -eq 0 ] || under=" under $(basename "${run[-1]}" .sh)"
+echo "$(basename "$(dirname "$bin")"): $(tr -d '\r' <"$dir/version") read a.go (tag $tag) and ran a block edit$under"
