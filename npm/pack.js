@@ -8,8 +8,6 @@
 //                                   dependency of the same version
 //
 // Usage: node npm/pack.js VERSION SERVERS OUT
-// A platform whose binary is missing fails, except Windows while this tree
-// does not build for it (scripts/release/windows-port.sh), which is left out.
 'use strict';
 
 const { execFileSync } = require('child_process');
@@ -26,15 +24,6 @@ const root = path.resolve(__dirname, '..');
 const stage = path.join(out, 'stage');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(stage, { recursive: true });
-
-function windowsPort() {
-  try {
-    execFileSync('bash', [path.join(root, 'scripts/release/windows-port.sh')]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function writePackage(dir, manifest, files) {
   fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
@@ -55,10 +44,6 @@ const optional = {};
 for (const pkg of allPackages()) {
   const binary = path.join(servers, pkg.target, path.basename(pkg.bin));
   if (!fs.existsSync(binary)) {
-    if (pkg.os === 'win32' && !windowsPort()) {
-      console.log(`SKIP npm ${pkg.name}: this tree does not build for Windows yet`);
-      continue;
-    }
     console.error(`npm: ${binary} is missing: make servers builds it`);
     process.exit(1);
   }

@@ -19,8 +19,7 @@ import (
 var targets = []string{"linux_amd64", "linux_arm64", "darwin_arm64", "darwin_amd64", "windows_amd64"}
 
 // built returns the binary `make servers` built for target, skipping the
-// test when it is missing (failing it in CI), and Windows's while this
-// tree does not build for Windows.
+// test when it is missing (failing it in CI).
 func built(t *testing.T, target string) string {
 	t.Helper()
 	exe := "hashline-ls"
@@ -29,9 +28,6 @@ func built(t *testing.T, target string) string {
 	}
 	path := filepath.Join("..", "..", "dist", "servers", target, exe)
 	if _, err := os.Stat(path); err != nil {
-		if target == "windows_amd64" && exec.Command("bash", "../release/windows-port.sh").Run() != nil {
-			t.Skip("this tree does not build for Windows yet")
-		}
 		testenv.NotInstalled(t, path, "run make servers")
 	}
 	return path
