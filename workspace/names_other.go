@@ -20,3 +20,6 @@ func checkName(_, _ string) error { return nil }
 
 // uncPath is the path a file URI naming a host stands for: none here.
 func uncPath(*url.URL) (string, bool) { return "", false }
+
+// onRootDrive is name: a path rooted at / is absolute here.
+func onRootDrive(name string, _ []string) string { return name }

@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -66,4 +67,14 @@ func uncPath(u *url.URL) (string, bool) {
 		return u.Host + filepath.FromSlash(u.Path), true
 	}
 	return `\\` + u.Host + filepath.FromSlash(u.Path), true
+}
+
+// onRootDrive puts a path rooted without a drive, \etc\x, on the drive of
+// the first root, as Windows puts it on the current drive: it is absolute,
+// and inside the workspace only when the workspace holds it.
+func onRootDrive(name string, roots []string) string {
+	if len(roots) == 0 || filepath.VolumeName(name) != "" || len(name) == 0 || !os.IsPathSeparator(name[0]) {
+		return name
+	}
+	return filepath.VolumeName(roots[0]) + name
 }

@@ -41,6 +41,7 @@ func TestResolveWindows(t *testing.T) {
 		{lowerDrive, main, "Sub/Main.go", true},
 		{strings.ToUpper(main), main, "Sub/Main.go", true},
 		{vscode, main, "Sub/Main.go", true},
+		{main[2:], main, "Sub/Main.go", true}, // rooted, without its drive
 		{"file:///" + filepath.ToSlash(main), main, "Sub/Main.go", true},
 		{"file://" + filepath.ToSlash(main), main, "Sub/Main.go", true},
 		{`sub\New.go`, filepath.Join(root, "Sub", "New.go"), "Sub/New.go", false},
@@ -63,6 +64,8 @@ func TestResolveWindows(t *testing.T) {
 		{`..\outside.txt`, Outside, "outside"},
 		{filepath.Join(base, "outside.txt"), Outside, "outside"},
 		{"file://server/share/a.go", Outside, `\\server\share\a.go`},
+		{`\Windows\win.ini`, Outside, "resolves to " + root[:3]},
+		{"/etc/hostname", Outside, root[:2] + `\etc\hostname`},
 		{strings.ToUpper(root), Invalid, "workspace folder"},
 	} {
 		_, err := r.Resolve(c.in)

@@ -193,7 +193,7 @@ func (r *Roots) Resolve(p string) (Path, error) {
 			return Path{}, err
 		}
 	}
-	name = filepath.FromSlash(name)
+	name = onRootDrive(filepath.FromSlash(name), roots)
 
 	if filepath.IsAbs(name) {
 		abs, exists, err := walk(p, name)
