@@ -108,6 +108,7 @@ func TestPatchTwoFilesLands(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "lib/b.rs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	mode := modeOf(t, filepath.Join(dir, "lib/b.rs"))
 	a := readLine(t, s, "a.py")
 	b := readLine(t, s, "lib/b.rs")
 	patch := "@@ a.py\n= " + a[2] + "\n~    return f\"hi {name}\"\n+ " + a[2] + "\n~\n~greet('x')\n" +
@@ -120,8 +121,8 @@ func TestPatchTwoFilesLands(t *testing.T) {
 	if want := "fn main() {\r\n    setup();\r\n    run();\r\n}\r\n"; gotB != want {
 		t.Fatalf("lib/b.rs = %q, want %q", gotB, want)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "lib/b.rs")); fi.Mode().Perm() != 0o755 {
-		t.Fatalf("mode = %v", fi.Mode())
+	if got := modeOf(t, filepath.Join(dir, "lib/b.rs")); got != mode {
+		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	if len(res.Files) != 2 || len(res.Warnings) != 0 {
 		t.Fatalf("result = %+v", res)

@@ -38,9 +38,9 @@ func TestDriveLetterNamesOneFile(t *testing.T) {
 		}
 		tag = r.Tag
 	}
-	e.Edit(`SUB\a.txt`, tag, "PUT 1:\n+edited")
+	e.Edit(`SUB\a.txt`, tag, "PUT 1.=1:\n+edited")
 	dcs := lastApply(t, e).Edit.DocumentChanges
-	if len(dcs) != 1 || dcs[0].URI != lsptest.URI(abs) {
+	if len(dcs) != 1 || dcs[0].TextDocument == nil || dcs[0].TextDocument.URI != lsptest.URI(abs) {
 		t.Fatalf("document changes = %+v, want one edit of %s", dcs, lsptest.URI(abs))
 	}
 	if got := e.BufferText("Sub/a.txt"); got != "edited\n" {
