@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 
-.PHONY: install vsix test vscode-test vet bench grepbench bench-memory fuzz lint torture
+.PHONY: install vsix windows test wine-test vscode-test vet bench grepbench bench-memory fuzz lint torture
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -24,11 +24,23 @@ install:
 vsix:
 	bash editors/vscode/scripts/package.sh
 
-# Every test: vet, the Go tests with the race detector, then the VS Code
+# hashline-ls.exe for Windows x64, cross-built with mingw-w64 and run under
+# Wine for a read and a block edit (scripts/build.sh windows amd64 OUT).
+windows:
+	bash scripts/build.sh windows amd64 bin/windows-amd64/hashline-ls.exe
+
+# Every test: vet, the Go tests with the race detector, the Go tests again
+# cross-compiled for Windows and run under Wine, then the VS Code
 # extension's unit tests and its real VS Code test.
 test: vet
 	$(GO) test -race -count=1 $(PKGS)
+	bash scripts/wine-test.sh
 	bash editors/vscode/scripts/test.sh
+
+# The Go tests for windows/amd64 under Wine alone; the ones Wine cannot run
+# are skipped by name, with the reason, in scripts/wine/skip.txt.
+wine-test:
+	bash scripts/wine-test.sh
 
 # The VS Code extension's tests alone (editors/vscode).
 vscode-test:
