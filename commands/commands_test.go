@@ -219,7 +219,7 @@ func TestWrite(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "crlf.txt"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mode := modeOf(t, filepath.Join(dir, "crlf.txt")) // 0755, or on Windows 0666
+	mode := testenv.Mode(t, filepath.Join(dir, "crlf.txt")) // 0755, or on Windows 0666
 	w := mustOK[*WriteResult](t, call(t, s, CmdWrite, map[string]any{"path": "new/dir/x.go", "content": "[x.go#ABCD]\n1:package x\n2:\n"}))
 	if !w.Created || readFile(t, filepath.Join(dir, "new/dir/x.go")) != "package x\n\n" || len(w.Warnings) != 2 {
 		t.Fatalf("write = %+v, file %q", w, readFile(t, filepath.Join(dir, "new/dir/x.go")))
@@ -232,7 +232,7 @@ func TestWrite(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "crlf.txt")); got != "\uFEFFa\r\nc\r\n" || w.Created {
 		t.Fatalf("crlf.txt = %q", got)
 	}
-	if got := modeOf(t, filepath.Join(dir, "crlf.txt")); got != mode {
+	if got := testenv.Mode(t, filepath.Join(dir, "crlf.txt")); got != mode {
 		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	if w.Tag != string(hashline.TagOf("a\nc\n")) {
@@ -247,23 +247,12 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// modeOf is the permission bits path has: on Windows, where they are only
-// whether the file is read-only, not those chmod was given.
-func modeOf(t *testing.T, path string) os.FileMode {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi.Mode().Perm()
-}
-
 func TestMoveAndRemove(t *testing.T) {
 	s, dir := newServer(t, map[string]string{"a.txt": "one\ntwo\n", "b.txt": "bee\n"})
 	if err := os.Chmod(filepath.Join(dir, "a.txt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	mode := modeOf(t, filepath.Join(dir, "a.txt")) // 0600, or on Windows 0666
+	mode := testenv.Mode(t, filepath.Join(dir, "a.txt")) // 0600, or on Windows 0666
 	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "a.txt"}))
 	mustFail(t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "MV b.txt"}), hashline.CodeInvalidArgument)
 	e := mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+TWO\nMV sub/c.txt"}))
@@ -273,7 +262,7 @@ func TestMoveAndRemove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "a.txt")); !os.IsNotExist(err) {
 		t.Fatal("source still exists")
 	}
-	if got := modeOf(t, filepath.Join(dir, "sub/c.txt")); got != mode {
+	if got := testenv.Mode(t, filepath.Join(dir, "sub/c.txt")); got != mode {
 		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	// The moved file's tag edits it at its new path.

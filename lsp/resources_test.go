@@ -8,6 +8,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp/lsptest"
 )
 
@@ -159,17 +160,6 @@ func TestPlainChanges(t *testing.T) {
 	}
 }
 
-// modeOf is the permission bits path has: on Windows, where they are only
-// whether the file is read-only, not those chmod was given.
-func modeOf(t *testing.T, path string) os.FileMode {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi.Mode().Perm()
-}
-
 // A client that cannot apply edits gets the disk written directly: each
 // file replaced whole by a rename, keeping its mode.
 func TestNoApplyEditCapability(t *testing.T) {
@@ -178,13 +168,13 @@ func TestNoApplyEditCapability(t *testing.T) {
 	if err := os.Chmod(e.Path("d.txt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	mode := modeOf(t, e.Path("d.txt")) // 0600, or on Windows 0666
+	mode := testenv.Mode(t, e.Path("d.txt")) // 0600, or on Windows 0666
 	r := e.Read("d.txt")
 	res := e.Edit("d.txt", r.Tag, "PUT 2.=2:\n+B")
 	if want := "a\nB\n"; e.DiskText("d.txt") != want || res.Tag != tagOf(want) {
 		t.Fatalf("edit: disk %q result %s", e.DiskText("d.txt"), res.Raw)
 	}
-	if got := modeOf(t, e.Path("d.txt")); got != mode {
+	if got := testenv.Mode(t, e.Path("d.txt")); got != mode {
 		t.Fatalf("mode after the edit = %v, want %v", got, mode)
 	}
 	res = e.OK(commands.CmdWrite, map[string]any{"path": "d.txt", "content": "whole\n"})
