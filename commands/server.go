@@ -62,6 +62,10 @@ type Server struct {
 	// Permits, when set, are shared with the other servers over the same
 	// documents; nil: the server's own. Taken through lock only.
 	Permits *Permits
+	// NewFileEOL, when set, says how the editor ends the lines of new
+	// files: a file the server creates whose content ends its lines in
+	// plain LF takes that ending (eol.go). Nil: the content's own.
+	NewFileEOL func() string
 
 	own Permits
 

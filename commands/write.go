@@ -64,7 +64,7 @@ func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 		cs.Files = append(cs.Files, fc)
 	} else {
 		res.Created = true
-		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: hashline.NewText(content)})
+		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: hashline.NewText(s.newFileText(content))})
 	}
 	landed, err := s.Sink.Apply(ctx, cs)
 	if err != nil {

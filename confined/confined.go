@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -250,6 +251,40 @@ func (d *Dir) Read(name string, limit int64) ([]byte, Info, error) {
 	defer f.Close()
 	b, err := f.ReadAll(limit)
 	return b, f.Info, err
+}
+
+// ErrOwner is a staged file that cannot be given the owner and group of
+// the file it replaces (on Windows: its owner, or its alternate data
+// streams): only a write in place keeps them.
+var ErrOwner = errors.New("cannot keep the file's owner and group")
+
+// Stage writes data to a new file in the folder, named after name, with
+// the mode perm and, when like is given, like's owner and group (on
+// Windows: what the file now called name has beyond its bytes, as
+// ReplaceFileW keeps it); it returns the new file's name. When the owner
+// or group cannot be given (only root, or an administrator, can give a
+// file away), nothing is left and the error is ErrOwner.
+func (d *Dir) Stage(name, data string, perm fs.FileMode, like *Info) (string, error) {
+	if err := d.check("stage", name); err != nil {
+		return "", err
+	}
+	tmp := fmt.Sprintf(".%s.hashline-%x", name, rand.Uint64())
+	f, err := d.createStaged(tmp)
+	if err != nil {
+		return "", classify("stage", filepath.Join(d.name, tmp), err)
+	}
+	werr := d.writeStaged(f, name, data, perm, like)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		d.removeStaged(tmp)
+		if errors.Is(werr, ErrOwner) {
+			return "", werr
+		}
+		return "", &fs.PathError{Op: "stage", Path: filepath.Join(d.name, tmp), Err: werr}
+	}
+	return tmp, nil
 }
 
 // Path is the absolute path the folder had when it was opened.

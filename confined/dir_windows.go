@@ -2,9 +2,7 @@ package confined
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,50 +106,27 @@ func (d *Dir) Exists(name string) (bool, error) {
 	return err == nil, err
 }
 
-// ErrOwner is a staged file that cannot be given the owner and group of
-// the file it replaces (on Windows: its owner, or its alternate data
-// streams): only a write in place keeps them.
-var ErrOwner = errors.New("cannot keep the file's owner and group")
-
-// Stage writes data to a new file in the folder, named after name, with
-// the mode perm (on Windows, only whether it is read-only) and, when like
-// is given, what the file now called name has beyond its bytes, as
-// ReplaceFileW would keep it (keep_windows.go); it returns the new file's
-// name. When that cannot be kept, nothing is left and the error is
-// ErrOwner.
-func (d *Dir) Stage(name, data string, perm fs.FileMode, like *Info) (string, error) {
-	if err := d.check("stage", name); err != nil {
-		return "", err
-	}
-	tmp := fmt.Sprintf(".%s.hashline-%x", name, rand.Uint64())
-	var f *os.File
-	err := retry(false, func() (err error) {
+// createStaged creates the new file tmp in the folder, for Stage.
+func (d *Dir) createStaged(tmp string) (f *os.File, err error) {
+	err = retry(false, func() error {
 		f, err = d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		return err
 	})
-	if err != nil {
-		return "", classify("stage", filepath.Join(d.name, tmp), err)
-	}
-	werr := d.writeStaged(f, name, tmp, data, perm, like != nil)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		_ = retry(true, func() error { return d.root.Remove(tmp) })
-		if errors.Is(werr, ErrOwner) {
-			return "", werr
-		}
-		return "", &fs.PathError{Op: "stage", Path: filepath.Join(d.name, tmp), Err: werr}
-	}
-	return tmp, nil
+	return f, err
 }
 
-func (d *Dir) writeStaged(f *os.File, name, tmp, data string, perm fs.FileMode, keep bool) error {
+func (d *Dir) removeStaged(tmp string) { _ = retry(true, func() error { return d.root.Remove(tmp) }) }
+
+// writeStaged writes data to the staged file f, named after name, and
+// gives it the mode perm, which on Windows is only whether it is
+// read-only, and, when like is given, what the file now called name has
+// beyond its bytes, as ReplaceFileW would keep it (keep_windows.go).
+func (d *Dir) writeStaged(f *os.File, name, data string, perm fs.FileMode, like *Info) error {
 	if _, err := f.WriteString(data); err != nil {
 		return err
 	}
-	if keep {
-		if err := d.keep(name, tmp); err != nil {
+	if like != nil {
+		if err := d.keep(name, filepath.Base(f.Name())); err != nil {
 			return err
 		}
 	}

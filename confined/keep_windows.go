@@ -41,8 +41,12 @@ func (d *Dir) keep(name, tmp string) error {
 		return err
 	}
 	defer windows.CloseHandle(old)
-	if streams, err := hasStreams(old); err != nil || streams {
-		return cmpErr(err, ErrOwner)
+	streams, err := hasStreams(old)
+	if err != nil {
+		return err
+	}
+	if streams {
+		return ErrOwner
 	}
 	sd, err := windows.GetSecurityInfo(old, windows.SE_FILE_OBJECT,
 		windows.OWNER_SECURITY_INFORMATION|windows.GROUP_SECURITY_INFORMATION|windows.DACL_SECURITY_INFORMATION)
@@ -66,14 +70,6 @@ func (d *Dir) keep(name, tmp string) error {
 		set.FileAttributes = windows.FILE_ATTRIBUTE_NORMAL
 	}
 	return windows.SetFileInformationByHandle(staged, windows.FileBasicInfo, (*byte)(unsafe.Pointer(&set)), uint32(unsafe.Sizeof(set)))
-}
-
-// cmpErr is err, or else fallback.
-func cmpErr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
 }
 
 // setSecurity gives h the DACL, owner and group of sd.

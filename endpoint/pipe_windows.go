@@ -27,10 +27,10 @@ import (
 // with deadlines: that leaves little for go-winio to add here, and no
 // module beyond the standard ones.
 
-// userFolder is the current user's folder: endpoints in hashline-ls's
-// local application data. It is found without the environment when
-// LOCALAPPDATA is missing, as MCP hosts may start servers without it.
-func userFolder() (string, error) { return appdata.Dir("endpoints") }
+// UserFolder is the current user's folder, where Open looks: endpoints in
+// hashline-ls's local application data, found without the environment
+// when LOCALAPPDATA is missing, as MCP hosts may start servers without it.
+func UserFolder() (string, error) { return appdata.Dir("endpoints") }
 
 // socketPath is the name of pid's pipe. Pipes share one namespace on the
 // machine, so the name carries a digest of the registry's folder: two

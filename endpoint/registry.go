@@ -35,7 +35,7 @@ type Registry struct {
 // in /tmp (on Windows, %LOCALAPPDATA%\hashline-ls\endpoints), created
 // when missing and refused unless it is safe.
 func Open() (*Registry, error) {
-	dir, err := userFolder()
+	dir, err := UserFolder()
 	if err != nil {
 		return nil, err
 	}

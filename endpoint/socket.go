@@ -11,9 +11,9 @@ import (
 	"strconv"
 )
 
-// userFolder is the current user's folder: hashline-<uid> in $TMPDIR, else
-// in /tmp.
-func userFolder() (string, error) { return FolderPath(os.Getenv("TMPDIR"), os.Getuid()), nil }
+// UserFolder is the current user's folder, where Open looks:
+// hashline-<uid> in $TMPDIR, else in /tmp.
+func UserFolder() (string, error) { return FolderPath(os.Getenv("TMPDIR"), os.Getuid()), nil }
 
 func (r *Registry) socketPath(pid int) string {
 	return filepath.Join(r.dir, strconv.Itoa(pid)+".sock")

@@ -277,7 +277,7 @@ func (c *bridgeConn) welcome(params json.RawMessage, folders []string) (endpoint
 		}
 	}
 	s := c.b.s
-	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: s.docs, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits}
+	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: s.docs, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits, NewFileEOL: s.newFileEOL}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmds != nil {

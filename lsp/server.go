@@ -110,7 +110,7 @@ func New(log *zap.Logger) *Server {
 		exit:     make(chan int, 1),
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
-	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
+	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}, NewFileEOL: s.newFileEOL}
 	s.bridge = newBridge(s)
 	return s
 }
@@ -242,6 +242,13 @@ func (s *Server) applyEditTimeout() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Duration(s.settings.ApplyEditTimeoutMs) * time.Millisecond
+}
+
+// newFileEOL is the line ending the editor gives new files.
+func (s *Server) newFileEOL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings.NewFileEOL
 }
 
 func (s *Server) capabilities() clientCaps {

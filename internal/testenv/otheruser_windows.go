@@ -13,4 +13,4 @@ func skipUnlessRoot(t testing.TB, why string) {
 func asOtherUser(*exec.Cmd) {}
 
 // Mkfifo fails: Windows has no FIFOs among files.
-func Mkfifo(string) error { return errors.New("Windows has no FIFOs among files") }
+func Mkfifo(string) error { return errors.New("no FIFOs among files on Windows") }

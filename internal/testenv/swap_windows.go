@@ -3,49 +3,21 @@ package testenv
 import (
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
 
-// Swap exchanges a and b over and over, to race what the test does with
-// them, until stop is called or the test ends; stop reports how many swaps
-// were made. Windows has no atomic exchange: each swap is three renames,
-// through a third name beside a, so for a moment one of the two names is
-// missing.
-func Swap(t testing.TB, a, b string) (stop func() int) {
-	t.Helper()
-	var swaps atomic.Int64
-	quit, done := make(chan struct{}), make(chan struct{})
+// exchange swaps a and b in three renames, through a third name beside a.
+func exchange(a, b string) error {
 	aside := filepath.Join(filepath.Dir(a), ".swap-"+filepath.Base(a))
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-quit:
-				return
-			default:
-			}
-			for _, r := range [][2]string{{a, aside}, {b, a}, {aside, b}} {
-				if err := os.Rename(r[0], r[1]); err != nil {
-					t.Errorf("exchange: %v", err)
-					return
-				}
-			}
-			swaps.Add(1)
+	for _, r := range [][2]string{{a, aside}, {b, a}, {aside, b}} {
+		if err := os.Rename(r[0], r[1]); err != nil {
+			return err
 		}
-	}()
-	var once sync.Once
-	stop = func() int {
-		once.Do(func() { close(quit) })
-		<-done
-		return int(swaps.Load())
 	}
-	t.Cleanup(func() { stop() })
-	return stop
+	return nil
 }
 
 // ResetIn writes text to name in the folder dir, wherever it is named now.
