@@ -222,6 +222,7 @@ func TestWrite(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "crlf.txt"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	mode := testenv.Mode(t, filepath.Join(dir, "crlf.txt")) // 0755, or on Windows 0666
 	w := mustOK[*WriteResult](t, call(t, s, CmdWrite, map[string]any{"path": "new/dir/x.go", "content": "[x.go#ABCD]\n1:package x\n2:\n"}))
 	if !w.Created || readFile(t, filepath.Join(dir, "new/dir/x.go")) != "package x\n\n" || len(w.Warnings) != 2 {
 		t.Fatalf("write = %+v, file %q", w, readFile(t, filepath.Join(dir, "new/dir/x.go")))
@@ -234,8 +235,8 @@ func TestWrite(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "crlf.txt")); got != "\uFEFFa\r\nc\r\n" || w.Created {
 		t.Fatalf("crlf.txt = %q", got)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "crlf.txt")); fi.Mode().Perm() != 0o755 {
-		t.Fatalf("mode = %v", fi.Mode())
+	if got := testenv.Mode(t, filepath.Join(dir, "crlf.txt")); got != mode {
+		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	if w.Tag != string(hashline.TagOf("a\nc\n")) {
 		t.Fatalf("tag = %s", w.Tag)
@@ -254,6 +255,7 @@ func TestMoveAndRemove(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "a.txt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	mode := testenv.Mode(t, filepath.Join(dir, "a.txt")) // 0600, or on Windows 0666
 	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "a.txt"}))
 	mustFail(t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "MV b.txt"}), hashline.CodeInvalidArgument)
 	e := mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+TWO\nMV sub/c.txt"}))
@@ -263,8 +265,8 @@ func TestMoveAndRemove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "a.txt")); !os.IsNotExist(err) {
 		t.Fatal("source still exists")
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "sub/c.txt")); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("mode = %v", fi.Mode())
+	if got := testenv.Mode(t, filepath.Join(dir, "sub/c.txt")); got != mode {
+		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	// The moved file's tag edits it at its new path.
 	mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "sub/c.txt", "tag": e.Tag, "ops": "PUT >$:\n+three"}))

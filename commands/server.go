@@ -80,6 +80,10 @@ type Server struct {
 	// Permits, when set, are shared with the other servers over the same
 	// documents; nil: the server's own. Taken through lock only.
 	Permits *Permits
+	// NewFileEOL, when set, says how the editor ends the lines of new
+	// files: a file the server creates whose content ends its lines in
+	// plain LF takes that ending (eol.go). Nil: the content's own.
+	NewFileEOL func() string
 
 	own Permits
 
@@ -96,11 +100,11 @@ func New(roots *workspace.Roots, source Source, sink Sink, log *zap.Logger) *Ser
 }
 
 // Within returns a server confined to roots that shares s's sessions,
-// block resolver, source, sink and permits, and saves through saver what
+// block resolver, source, sink permits and new files' line ending, and saves through saver what
 // its changes leave in the editor's buffers: the editor's server for one
 // bridge connection.
 func (s *Server) Within(roots *workspace.Roots, saver Saver) *Server {
-	return &Server{Roots: roots, Sessions: s.Sessions, Source: s.Source, Sink: s.Sink, Blocks: s.Blocks, Log: s.Log, Saver: saver, Permits: s.Permits}
+	return &Server{Roots: roots, Sessions: s.Sessions, Source: s.Source, Sink: s.Sink, Blocks: s.Blocks, Log: s.Log, Saver: saver, Permits: s.Permits, NewFileEOL: s.NewFileEOL}
 }
 
 // Names of the commands, as executeCommand knows them.

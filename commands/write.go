@@ -51,7 +51,7 @@ func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 		cs := documents.ChangeSet{Label: "hashline: write " + wp.Rel}
 		notes, res.Created = nil, !lv.Exists()
 		if res.Created {
-			intended = hashline.NewText(content)
+			intended = hashline.NewText(s.newFileText(content))
 			cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: intended})
 			return cs, nil
 		}

@@ -116,6 +116,7 @@ func New(log *zap.Logger) *Server {
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
 	s.cmds = commands.New(roots, source{s}, sink{s}, log)
+	s.cmds.NewFileEOL = s.newFileEOL
 	s.bridge = newBridge(s)
 	return s
 }
@@ -255,6 +256,13 @@ func (s *Server) clientOffers() clientOffers {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.offers
+}
+
+// newFileEOL is the line ending the editor gives new files.
+func (s *Server) newFileEOL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings.NewFileEOL
 }
 
 func (s *Server) capabilities() clientCaps {

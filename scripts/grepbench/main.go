@@ -31,7 +31,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"hashline-ls/internal/gentree"
@@ -96,7 +95,7 @@ func main() {
 	check(err)
 	// The trees just written would otherwise go to disk while the first
 	// rows are timed.
-	syscall.Sync()
+	syncDisk()
 	fmt.Printf("medians of %d runs after a warm-up, page cache warm; rg %s\n", *runs, strings.Join(rgFlags, " "))
 	fmt.Printf("floor = rg + SHA-256 of the matched files on %d cores, the tags grep must mint; target <= %gx rg, or the floor where hashing is most of it\n", runtime.GOMAXPROCS(0), *target)
 	if _, err := os.Stat(gnuTime); err != nil {

@@ -19,7 +19,7 @@ import { endpointLine, SAVE_DOCUMENT, saveDocument, type SaveParams } from './br
 import toolEntries from './generated/tools.json';
 import type { ToolEntry } from './manifest';
 import { describeSource, findServer } from './serverPath';
-import { wrapped } from './settings';
+import { newFileEol, wrapped } from './settings';
 import { HashlineTool, resultText, type CommandRunner } from './tools';
 
 const READ_SCHEME = 'hashline-read';
@@ -37,7 +37,9 @@ let notRunning = 'hashline-ls has not started yet';
 
 function section(): Record<string, unknown> {
   // A plain copy: WorkspaceConfiguration carries methods next to the values.
-  return JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('hashline'))) as Record<string, unknown>;
+  const s = JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('hashline'))) as Record<string, unknown>;
+  s.newFileEol = newFileEol(vscode.workspace.getConfiguration('files').get('eol'), process.platform);
+  return s;
 }
 
 function isExecutable(file: string): boolean {
@@ -210,7 +212,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('hashline.serverPath')) {
         void restart();
-      } else if (e.affectsConfiguration('hashline') && client?.state === State.Running) {
+      } else if ((e.affectsConfiguration('hashline') || e.affectsConfiguration('files.eol')) && client?.state === State.Running) {
         void client.sendNotification(DidChangeConfigurationNotification.type, { settings: wrapped(section()) });
       }
     }),
