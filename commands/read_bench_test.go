@@ -18,7 +18,7 @@ import (
 // A warm read is a read of a file whose bytes are the ones the session was
 // last shown: it is stated against one SHA-256 pass of the file, timed in
 // the same loop (package floor), which it should not need to pay. Target:
-// within 0.6x of it, whole file, through Execute as the language server
+// within 0.6x of it, whole file, through Run as the language server
 // and the MCP server call it: from an editor's open buffer, and from disk.
 
 const warmLines = 10000
@@ -62,7 +62,7 @@ func BenchmarkWarmReadOpen(b *testing.B) {
 func benchWarmRead(b *testing.B, s *Server, text string) {
 	args, _ := json.Marshal(map[string]any{"path": "warm.go", "limit": warmLines})
 	read := func() {
-		res, err := s.Execute(context.Background(), CmdRead, args)
+		res, err := s.Run(context.Background(), Call{Command: CmdRead, Args: args})
 		if err != nil {
 			b.Fatal(err)
 		}

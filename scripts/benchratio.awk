@@ -9,7 +9,10 @@
 # its package's baseline, the unit of the figures before, is printed after
 # it for continuity. A benchmark that reports latencies (p50-ms beside the
 # pipe client's pipe-p50-ms, measured in the same run) is stated beside that
-# baseline instead. Exits 1 when a benchmark misses its target.
+# baseline instead. A benchmark that reports ratios of its own (metrics
+# ending in -x, each measured against its baseline in the same loop, such as
+# outline/parse-x) is stated by them, each against its target. Exits 1 when
+# a benchmark misses its target.
 #
 #   go test -run '^$' -bench . -benchmem ./hashline/ | awk -f scripts/benchratio.awk
 
@@ -53,6 +56,11 @@ BEGIN {
 	target["ReadAfterKeystroke10MB"] = 1.34
 	# Targets of other metrics: the most they may be.
 	most["Keystrokes10MB", "peak-growth-MiB"] = 1
+
+	# Targets of the ratios benchmarks report themselves (-x metrics).
+	xtarget["outline/parse-x"] = 1.3
+	xtarget["median-bytes-x"] = 0.2
+	baseline["hashline-ls/hashline/blocks"] = "-"
 }
 
 /^pkg: / { pkg = $2 }
@@ -88,11 +96,25 @@ END {
 		bname = (p in baseline) ? baseline[p] : "Baseline"
 		base = p SUBSEP bname
 		xm = ""
+		own = 0
 		n = split(metrics[key], names, " ")
 		for (j = 1; j <= n; j++) {
 			if (names[j] ~ /^x-/) xm = names[j]
+			if (names[j] ~ /-x$/) own = 1
 		}
-		if (bname == "-") {
+		if (own) {
+			for (j = 1; j <= n; j++) {
+				m = names[j]
+				if (m !~ /-x$/) continue
+				v = med(key, m)
+				line = line sprintf("\n      %-22s %8.3f", m, v)
+				if (m in xtarget) {
+					ok = v <= xtarget[m]
+					line = line sprintf(" (target <= %g) %s", xtarget[m], ok ? "ok" : "MISSED")
+					if (!ok) missed = 1
+				}
+			}
+		} else if (bname == "-") {
 			for (j = 1; j <= n; j++) {
 				m = names[j]
 				if (m !~ /-us$/) continue
