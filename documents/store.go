@@ -394,7 +394,7 @@ func (b *batch) add(c Change) error {
 			b.pending = append(b.pending, splice{start, end, c.Text})
 			return nil
 		}
-		b.flush(!b.shared)
+		b.flush()
 	}
 	idx := b.index()
 	start := idx.OffsetAt(b.base, r.Start, b.enc)
@@ -439,15 +439,21 @@ func (b *batch) index() *LineIndex {
 	return b.idx
 }
 
-// flush applies the pending splices to base, updating idx in place when
-// mutate allows it.
-func (b *batch) flush(mutate bool) {
+// flush applies the pending splices to base. The index is updated in place
+// unless it is the stored document's, which stays as it is until the whole
+// batch is known good.
+func (b *batch) flush() {
 	if len(b.pending) == 0 {
 		return
 	}
 	slices.Reverse(b.pending)
-	b.base, b.idx = applySplices(b.base, b.index(), b.pending, mutate)
-	b.shared = false
+	text := spliced(b.base, b.pending, splicedSize(b.base, b.pending))
+	if b.shared {
+		b.idx = b.index().spliced(text, b.pending)
+	} else {
+		b.idx = b.index().shiftInPlace(text, b.pending)
+	}
+	b.base, b.shared = text, false
 	b.pending = b.pending[:0]
 }
 
@@ -487,21 +493,15 @@ func (b *batch) finish(dst []byte, keep bool) (text string, idx *LineIndex, buf 
 	if buf != nil {
 		text = unsafe.String(unsafe.SliceData(buf), len(buf))
 	}
-	b.base, b.idx = text, b.index().shift(text, b.pending, true)
+	b.base, b.idx = text, b.index().shiftInPlace(text, b.pending)
 	return b.base, b.idx, buf
 }
 
-// applySplices builds base with the splices, which are in order and do not
-// overlap, in one copy, and shifts idx to match.
-func applySplices(base string, idx *LineIndex, sp []splice, mutate bool) (string, *LineIndex) {
-	text := spliced(base, sp, splicedSize(base, sp))
-	return text, idx.shift(text, sp, mutate)
-}
-
-// shift returns the index of text, which is x's text with sp applied:
-// x itself, updated in place, when mutate allows it.
-func (x *LineIndex) shift(text string, sp []splice, mutate bool) *LineIndex {
-	if mutate && len(sp) == 1 {
+// shiftInPlace returns the index of text, which is x's text with sp
+// applied: x itself, updated in place, when there is one splice, else a new
+// index. x must be the caller's to change.
+func (x *LineIndex) shiftInPlace(text string, sp []splice) *LineIndex {
+	if len(sp) == 1 {
 		x.splice(text, sp[0])
 		return x
 	}
