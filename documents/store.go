@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -374,11 +373,8 @@ type batch struct {
 	direct bool
 }
 
-// splice replaces base[start:end] with text.
-type splice struct {
-	start, end int
-	text       string
-}
+// A splice replaces base[Start:End] with New.
+type splice = hashline.ByteEdit
 
 func (b *batch) add(c Change) error {
 	if c.Range == nil {
@@ -391,7 +387,7 @@ func (b *batch) add(c Change) error {
 	}
 	if len(b.pending) > 0 {
 		if start, end, ok := b.locateBefore(r); ok {
-			b.pending = append(b.pending, splice{start, end, c.Text})
+			b.pending = append(b.pending, splice{Start: start, End: end, New: c.Text})
 			return nil
 		}
 		b.flush()
@@ -399,7 +395,7 @@ func (b *batch) add(c Change) error {
 	idx := b.index()
 	start := idx.OffsetAt(b.base, r.Start, b.enc)
 	end := idx.OffsetAt(b.base, r.End, b.enc)
-	b.pending = append(b.pending, splice{start, end, c.Text})
+	b.pending = append(b.pending, splice{Start: start, End: end, New: c.Text})
 	return nil
 }
 
@@ -408,7 +404,7 @@ func (b *batch) add(c Change) error {
 // so are the lines starting there; a walk along one of them that would need
 // a byte from the first splice on fails instead.
 func (b *batch) locateBefore(r Range) (start, end int, ok bool) {
-	m := b.pending[len(b.pending)-1].start
+	m := b.pending[len(b.pending)-1].Start
 	prefix := b.base[:m]
 	at := func(p Position) (int, bool) {
 		if int64(p.Line) >= int64(len(b.idx.starts)) {
@@ -447,7 +443,7 @@ func (b *batch) flush() {
 		return
 	}
 	slices.Reverse(b.pending)
-	text := spliced(b.base, b.pending, splicedSize(b.base, b.pending))
+	text := hashline.ApplyEdits(b.base, b.pending)
 	if b.shared {
 		b.idx = b.index().spliced(text, b.pending)
 	} else {
@@ -463,11 +459,7 @@ func (b *batch) edits() []hashline.ByteEdit {
 	if !b.direct {
 		return nil
 	}
-	out := make([]hashline.ByteEdit, len(b.pending))
-	for i, p := range b.pending {
-		out[i] = hashline.ByteEdit{Start: p.start, End: p.end, New: p.text}
-	}
-	return out
+	return slices.Clone(b.pending)
 }
 
 // finish returns the text the batch ends with, and its index. The batch is
@@ -488,7 +480,7 @@ func (b *batch) finish(dst []byte, keep bool) (text string, idx *LineIndex, buf 
 	case keep:
 		buf = spliceInto(make([]byte, 0, size+size/16+4096), b.base, b.pending)
 	default:
-		text = spliced(b.base, b.pending, size)
+		text = hashline.ApplyEdits(b.base, b.pending)
 	}
 	if buf != nil {
 		text = unsafe.String(unsafe.SliceData(buf), len(buf))
@@ -512,7 +504,7 @@ func (x *LineIndex) shiftInPlace(text string, sp []splice) *LineIndex {
 func splicedSize(base string, sp []splice) int {
 	size := len(base)
 	for _, p := range sp {
-		size += len(p.text) - (p.end - p.start)
+		size += len(p.New) - (p.End - p.Start)
 	}
 	return size
 }
@@ -521,26 +513,11 @@ func splicedSize(base string, sp []splice) int {
 func spliceInto(dst []byte, base string, sp []splice) []byte {
 	pos := 0
 	for _, p := range sp {
-		dst = append(dst, base[pos:p.start]...)
-		dst = append(dst, p.text...)
-		pos = p.end
+		dst = append(dst, base[pos:p.Start]...)
+		dst = append(dst, p.New...)
+		pos = p.End
 	}
 	return append(dst, base[pos:]...)
-}
-
-// spliced is base with the splices applied, size bytes, as a string: its
-// memory is not cleared before it is written, as a new buffer's is.
-func spliced(base string, sp []splice, size int) string {
-	var b strings.Builder
-	b.Grow(size)
-	pos := 0
-	for _, p := range sp {
-		b.WriteString(base[pos:p.start])
-		b.WriteString(p.text)
-		pos = p.end
-	}
-	b.WriteString(base[pos:])
-	return b.String()
 }
 
 // sameString reports whether a and b are one string, not just equal ones.
@@ -556,15 +533,15 @@ func sameString(a, b string) bool {
 
 // splice updates x in place for text, which is x's text with p applied.
 func (x *LineIndex) splice(text string, p splice) {
-	i, _ := slices.BinarySearch(x.starts, p.start)
-	j, found := slices.BinarySearch(x.starts, p.end)
+	i, _ := slices.BinarySearch(x.starts, p.Start)
+	j, found := slices.BinarySearch(x.starts, p.End)
 	if found {
 		j++
 	}
 	var buf [8]int
-	fresh := appendStartsIn(buf[:0], text, p.start, p.start+len(p.text))
+	fresh := appendStartsIn(buf[:0], text, p.Start, p.Start+len(p.New))
 	x.starts = slices.Replace(x.starts, i, j, fresh...)
-	if delta := len(p.text) - (p.end - p.start); delta != 0 {
+	if delta := len(p.New) - (p.End - p.Start); delta != 0 {
 		tail := x.starts[i+len(fresh):]
 		for k := range tail {
 			tail[k] += delta
@@ -578,16 +555,16 @@ func (x *LineIndex) spliced(text string, sp []splice) *LineIndex {
 	starts := make([]int, 0, len(old)+len(sp))
 	oi, delta := 0, 0
 	for _, p := range sp {
-		for oi < len(old) && old[oi] < p.start {
+		for oi < len(old) && old[oi] < p.Start {
 			starts = append(starts, old[oi]+delta)
 			oi++
 		}
-		for oi < len(old) && old[oi] <= p.end {
+		for oi < len(old) && old[oi] <= p.End {
 			oi++
 		}
-		from := p.start + delta
-		starts = appendStartsIn(starts, text, from, from+len(p.text))
-		delta += len(p.text) - (p.end - p.start)
+		from := p.Start + delta
+		starts = appendStartsIn(starts, text, from, from+len(p.New))
+		delta += len(p.New) - (p.End - p.Start)
 	}
 	for ; oi < len(old); oi++ {
 		starts = append(starts, old[oi]+delta)
