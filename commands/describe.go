@@ -8,7 +8,7 @@ import (
 )
 
 // This file is the one source of what models are told: the tool definitions
-// (a JSON Schema per command) and the guidance of §13.6. The server's
+// (a JSON Schema per command) and the guidance of docs/design.md §9.6. The server's
 // describe command, the shell verb and every editor front end read it from
 // here, so they cannot drift apart.
 
@@ -115,7 +115,7 @@ Rules: a range names only lines whose text changes (to add lines use <N, >N or >
 On failure: EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN carry the live tag and the current lines around your anchors (changed ones marked >>>): rebuild the ops against them. EDIT_LINES_UNSEEN shows the lines you were never shown: when it says they now count as shown, send the same call again. EDIT_PARSE_FAILED shows the corrected op. terminate: true means stop editing that file in this turn.`
 
 // hostProps are arguments the host sets, not the model: who is asking and
-// which prompt the call belongs to (DESIGN §3).
+// which prompt the call belongs to (docs/contract.md §2.3).
 var hostProps = map[string]any{
 	"session": str("Session name; each session has its own reads, registers and repeat guard. Default \"default\"."),
 	"turn":    str("The assistant's current prompt; the repeat guard counts failures within one turn."),
@@ -144,7 +144,7 @@ func commandSchemas() map[string]map[string]any {
 	return out
 }
 
-// Guidance is the model-facing guide to the edit language (§13.6).
+// Guidance is the model-facing guide to the edit language (docs/design.md §9.6).
 func Guidance() string {
 	var b strings.Builder
 	b.WriteString(guidance)

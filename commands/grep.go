@@ -62,7 +62,7 @@ type GrepMatch struct {
 	Text string `json:"text"`
 }
 
-// GrepResult is the result of hashline.grep (§5.2).
+// GrepResult is the result of hashline.grep (docs/contract.md §5.2).
 type GrepResult struct {
 	OK      bool              `json:"ok"`
 	Matches []GrepMatch       `json:"matches"`

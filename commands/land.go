@@ -128,7 +128,7 @@ func (l landing) drift(s *Server) []hashline.Warning {
 	return out
 }
 
-// landedDrift compares what was meant with what landed (§5.4) and, when a
+// landedDrift compares what was meant with what landed (docs/contract.md §16.2) and, when a
 // formatter or the user changed it on the way, says where in one line.
 func landedDrift(want, got *hashline.Text) (string, bool) {
 	if want.Raw() == got.Raw() {

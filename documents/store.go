@@ -168,7 +168,7 @@ func (s *Store) Get(path string) (Doc, bool) {
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
-// one, else the disk (DESIGN §2).
+// one, else the disk (docs/design.md §2.3).
 func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
 	if d, ok := s.Get(abs); ok {
 		return Live{Text: hashline.NewText(d.Text), Version: d.Version, Open: true}, nil
