@@ -90,27 +90,28 @@ if ! CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc CXX=x86_6
 fi
 echo "wine-test: test programs built in $(( $(date +%s) - start )) s"
 
-failed=() total_pass=0 total_skip=0 total_fail=0 total_listed=0
-for pkg in "${pkgs[@]}"; do
+# run PKG runs the package's test program and writes its line of the
+# summary to $work/logs/NAME.result: ok, SKIP or FAIL first.
+run() {
+  local pkg=$1 rel dir name exe pat out start rc=0 pass skipped fail listed counts
   rel=${pkg#hashline-ls}; rel=${rel#/}; dir=$root/${rel:-.}
   name=$(basename "$pkg")
   exe=$work/tests/$name.test.exe
   pat=$(skip "$rel")
   if [ "$pat" = "*" ]; then
-    echo "SKIP $pkg: $(awk -v p="$rel" '$1 == p && $2 == "*" { $1 = $2 = ""; sub(/^ +/, ""); print }' scripts/wine/skip.txt)"
-    continue
+    echo "SKIP $pkg: $(awk -v p="$rel" '$1 == p && $2 == "*" { $1 = $2 = ""; sub(/^ +/, ""); print }' scripts/wine/skip.txt)" >"$work/logs/$name.result"
+    return
   fi
-  [ -f "$exe" ] || { echo "wine-test: no test program for $pkg" >&2; exit 1; }
+  [ -f "$exe" ] || { echo "FAIL $pkg: no test program" >"$work/logs/$name.result"; return; }
   # Every name the list gives must name a test of the package.
   if [ -n "$pat" ]; then
     (cd "$dir" && wine "$exe" -test.list . >"$work/logs/$name.list" 2>&1) || true
     for t in $(awk -v p="$rel" '!/^#/ && $1 == p { print $2 }' scripts/wine/skip.txt); do
-      grep -qx "${t%%/*}" "$work/logs/$name.list" || { echo "wine-test: scripts/wine/skip.txt names $rel $t, which is no test there" >&2; exit 1; }
+      grep -qx "${t%%/*}" "$work/logs/$name.list" || { echo "FAIL $pkg: scripts/wine/skip.txt names $t, which is no test there" >"$work/logs/$name.result"; return; }
     done
   fi
   out=$work/logs/$name.log
   start=$(date +%s)
-  rc=0
   # The editors and the corpus are optional here: the ones CI requires are
   # Linux programs.
   (cd "$dir" && env -u HASHLINE_REQUIRE_EDITORS timeout 900 wine "$exe" -test.v -test.count=1 -test.timeout=12m ${pat:+-test.skip "$pat"} >"$out" 2>&1) || rc=$?
@@ -118,15 +119,38 @@ for pkg in "${pkgs[@]}"; do
   skipped=$(grep -c '^\s*--- SKIP' "$out" || true)
   fail=$(grep -c '^\s*--- FAIL' "$out" || true)
   listed=$(awk -v p="$rel" '!/^#/ && $1 == p' scripts/wine/skip.txt | wc -l)
-  total_pass=$((total_pass + pass)) total_skip=$((total_skip + skipped)) total_fail=$((total_fail + fail)) total_listed=$((total_listed + listed))
   counts="$pass passed, $skipped skipped by the tests, $listed left out by the list"
   if [ "$rc" = 0 ] && [ "$fail" = 0 ]; then
-    echo "ok   $pkg  $counts, in $(( $(date +%s) - start )) s"
+    echo "ok   $pkg  $counts, in $(( $(date +%s) - start )) s" >"$work/logs/$name.result"
   else
-    echo "FAIL $pkg  $counts, $fail failed (exit $rc), in $(( $(date +%s) - start )) s: $out"
-    grep -E '^\s*--- FAIL|^panic|^FAIL' "$out" | head -20 || true
-    failed+=("$pkg")
+    { echo "FAIL $pkg  $counts, $fail failed (exit $rc), in $(( $(date +%s) - start )) s: $out"
+      grep -E '^\s*--- FAIL|^panic|^FAIL' "$out" | head -20 || true; } >"$work/logs/$name.result"
   fi
+}
+
+# The packages run JOBS at a time (WINE_TEST_JOBS, 3 by default): a test
+# program under Wine spends most of its time waiting on wineserver, not
+# computing.
+jobs=${WINE_TEST_JOBS:-3}
+start=$(date +%s)
+for pkg in "${pkgs[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  run "$pkg" &
 done
-echo "wine-test: $total_pass passed, $total_skip skipped by the tests, $total_fail failed (subtests included); $total_listed left out by scripts/wine/skip.txt; $(( $(date +%s) - began )) s in all"
+wait
+failed=() total_pass=0 total_skip=0 total_fail=0 total_listed=0
+for pkg in "${pkgs[@]}"; do
+  result=$work/logs/$(basename "$pkg").result
+  cat "$result"
+  case "$(head -c 4 "$result")" in
+    ok*) ;;
+    SKIP) continue ;;
+    *) failed+=("$pkg") ;;
+  esac
+  read -r pass skipped listed < <(sed -n '1s/.*  \([0-9]*\) passed, \([0-9]*\) skipped by the tests, \([0-9]*\) left out.*/\1 \2 \3/p' "$result")
+  total_pass=$((total_pass + ${pass:-0})) total_skip=$((total_skip + ${skipped:-0})) total_listed=$((total_listed + ${listed:-0}))
+  fails=$(grep -c '^\s*--- FAIL' "$work/logs/$(basename "$pkg").log" 2>/dev/null || true)
+  total_fail=$((total_fail + ${fails:-0}))
+done
+echo "wine-test: $total_pass passed, $total_skip skipped by the tests, $total_fail failed (subtests included); $total_listed left out by scripts/wine/skip.txt; the tests ran in $(( $(date +%s) - start )) s, $(( $(date +%s) - began )) s in all"
 [ ${#failed[@]} -eq 0 ] || { echo "wine-test: failed: ${failed[*]}" >&2; exit 1; }
