@@ -8,12 +8,12 @@
 # so and exits 0, or 1 where HASHLINE_REQUIRE_EDITORS is set, as in CI.
 #
 # The prefix is made by scripts/wine/prefix.sh. What else Wine 8 lacks is
-# made up for here, never in the product: FileDispositionInformationEx,
+# made up for here, in the test programs only: FileDispositionInformationEx,
 # with which Go deletes files beneath a folder's handle (os.RemoveAll,
 # os.Root.Remove; Wine answers STATUS_NOT_IMPLEMENTED where Windows before
-# 10 1607 answers STATUS_INVALID_INFO_CLASS). The test builds add one file
-# to package os (-overlay) that turns on the standard library's own
-# fallback, the path Go takes on FAT and on older Windows.
+# 10 1607 answers STATUS_INVALID_INFO_CLASS). Each test program turns on
+# the standard library's own fallback, the path Go takes on FAT and on
+# older Windows (below); hashline-ls.exe itself runs as built.
 # The tests Wine cannot run are skipped by name: scripts/wine/skip.txt.
 #
 # Wine's output goes to files, never into a pipe. The prefix, the test
@@ -50,17 +50,6 @@ start=$(date +%s)
 . scripts/wine/prefix.sh
 echo "wine-test: prefix ready in $(( $(date +%s) - start )) s"
 
-cat >"$work/overlay/os_deleteat_fallback.go.txt" <<'GO'
-package os
-
-import "internal/syscall/windows"
-
-// Wine 8 has no FileDispositionInformationEx: delete as Go does where
-// Windows lacks it.
-func init() { windows.TestDeleteatFallback = true }
-GO
-printf '{"Replace":{"%s/src/os/zz_wine_deleteat_fallback.go":"%s"}}\n' "$(go env GOROOT)" "$work/overlay/os_deleteat_fallback.go.txt" >"$work/overlay/overlay.json"
-
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
   mapfile -t pkgs < <(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...)
@@ -77,13 +66,44 @@ skip() {
   }' scripts/wine/skip.txt
 }
 
+# Each test program gets one more file (-overlay), which turns on the
+# standard library's own fallback for deletes: it sets
+# internal/syscall/windows.TestDeleteatFallback, reached by linkname (so
+# -checklinkname=0). A file added to each package under test, not to
+# package os, leaves the standard library's compiled packages as they are.
+rm -f "$work/overlay/"*
+printf '{"Replace":{' >"$work/overlay/overlay.json"
+sep=
+while IFS=$'\t' read -r dir name; do
+  hook=$work/overlay/$name.go.txt
+  [ -f "$hook" ] || cat >"$hook" <<GO
+package $name
+
+import (
+	_ "os"
+	_ "unsafe"
+)
+
+// Wine 8 has no FileDispositionInformationEx: delete as Go does where
+// Windows lacks it.
+//
+//go:linkname wineDeleteatFallback internal/syscall/windows.TestDeleteatFallback
+var wineDeleteatFallback bool
+
+func init() { wineDeleteatFallback = true }
+GO
+  printf '%s"%s/zz_wine_deleteat_test.go":"%s"' "$sep" "$dir" "$hook" >>"$work/overlay/overlay.json"
+  sep=,
+done < <(go list -f '{{.Dir}}{{"\t"}}{{.Name}}' "${pkgs[@]}")
+printf '}}\n' >>"$work/overlay/overlay.json"
+
 # The test programs, built in one go command so they share its work;
 # -trimpath, as scripts/build.sh builds, shares the grammars' cgo cache,
 # and -static links libstdc++ and libgcc in, as there.
 start=$(date +%s)
 log=$work/logs/build.log
 if ! CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ \
-  go test -c -trimpath -ldflags=-extldflags=-static -overlay "$work/overlay/overlay.json" -o "$work/tests/" "${pkgs[@]}" >"$log" 2>&1; then
+  go test -c -trimpath -ldflags='-extldflags=-static -checklinkname=0' -overlay "$work/overlay/overlay.json" -o "$work/tests/" "${pkgs[@]}" >"$log" 2>&1; then
   grep -v 'warning:\|^ *[0-9]* |\|^ *|\|In function\|parser.c\|scanner.c' "$log" >&2 || true
   echo "wine-test: building the test programs failed (above; all of it in $log)" >&2
   exit 1
