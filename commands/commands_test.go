@@ -16,7 +16,7 @@ import (
 )
 
 // newServer returns a disk-backed server over a fresh workspace holding files.
-func newServer(t *testing.T, files map[string]string) (*Server, string) {
+func newServer(t testing.TB, files map[string]string) (*Server, string) {
 	t.Helper()
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, files)
@@ -33,7 +33,7 @@ func call(t *testing.T, s *Server, cmd string, args any) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(context.Background(), cmd, raw)
+	res, err := s.Run(context.Background(), Call{Command: cmd, Args: raw})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", cmd, err)
 	}
@@ -152,9 +152,12 @@ func TestHostileArguments(t *testing.T) {
 		{CmdWrite, `{"path": "b.txt"}`, hashline.CodeInvalidArgument, "content"},
 		{CmdWrite, `{"path": "b.txt", "content": null}`, hashline.CodeInvalidArgument, "content"},
 		{CmdRead, `{"path": "a.txt", "session": 3}`, hashline.CodeInvalidArgument, "session"},
+		{CmdRead, `{"path": "` + strings.Repeat("a/", 1<<19) + `"}`, hashline.CodeInvalidArgument, "path"},
+		{CmdEdit, `{"path": "a.txt", "tag": "ABCD", "ops": "PUT >$:\n` + strings.Repeat("+"+strings.Repeat("x", 99)+`\n`, 3000) + `"}`, hashline.CodeInvalidArgument, "ops"},
+		{CmdWrite, `{"path": "` + strings.Repeat(`\u0000`, 1<<20) + `", "content": "x"}`, hashline.CodeInvalidArgument, "path"},
 	}
 	for _, c := range cases {
-		res, err := s.Execute(context.Background(), c.cmd, json.RawMessage(c.args))
+		res, err := s.Run(context.Background(), Call{Command: c.cmd, Args: json.RawMessage(c.args)})
 		if err != nil {
 			t.Fatalf("%s %.60s: protocol error %v", c.cmd, c.args, err)
 		}
@@ -168,11 +171,11 @@ func TestHostileArguments(t *testing.T) {
 	}
 	// Protocol faults: not an object, unknown command.
 	for _, args := range []string{`[1]`, `"x"`, `42`} {
-		if _, err := s.Execute(context.Background(), CmdRead, json.RawMessage(args)); err == nil {
+		if _, err := s.Run(context.Background(), Call{Command: CmdRead, Args: json.RawMessage(args)}); err == nil {
 			t.Errorf("args %s: want a protocol error", args)
 		}
 	}
-	if _, err := s.Execute(context.Background(), "hashline.nope", json.RawMessage(`{}`)); err == nil {
+	if _, err := s.Run(context.Background(), Call{Command: "hashline.nope", Args: json.RawMessage(`{}`)}); err == nil {
 		t.Error("unknown command: want a protocol error")
 	}
 	// The file is untouched by all of it.

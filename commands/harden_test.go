@@ -51,7 +51,7 @@ func grepSoon(t *testing.T, s *Server, args map[string]any) any {
 	}
 	done := make(chan Result, 1)
 	go func() {
-		res, _ := s.Execute(context.Background(), CmdGrep, raw)
+		res, _ := s.Run(context.Background(), Call{Command: CmdGrep, Args: raw})
 		done <- res
 	}()
 	select {

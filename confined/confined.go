@@ -7,6 +7,8 @@
 // or a device put in a file's place is refused instead of hanging the
 // reader. The package also holds the one lock hashline processes take
 // across processes (lock.go).
+//
+// docs/design.md §7 describes the disk path under races.
 package confined
 
 import (

@@ -20,6 +20,8 @@ const settle = 150 * time.Millisecond
 // editor's buffer through a Store, or the disk.
 type Landing struct {
 	targets []target
+	watch   *Watch // the journals of the files, or nil
+	enc     Encoding
 }
 
 // target is one file of a change set, where the change leaves it.
@@ -29,6 +31,7 @@ type target struct {
 	old   *hashline.Text // nil for a Create
 	hunks []hashline.Hunk
 	want  *hashline.Text
+	sent  []Change // the edit as the editor got it, when it was watched
 }
 
 // NewLanding returns the rule for cs.
@@ -46,6 +49,18 @@ func NewLanding(cs ChangeSet) *Landing {
 			t.gone = true
 		}
 		l.targets = append(l.targets, t)
+	}
+	return l
+}
+
+// Watching makes Await look in w's journals for an edit the editor
+// applied where it should not have: sent are the changes it was sent for
+// each file, in the encoding enc counts positions in. Await then fails
+// with a *Misplaced as soon as the editor reports one.
+func (l *Landing) Watching(w *Watch, sent map[string][]Change, enc Encoding) *Landing {
+	l.watch, l.enc = w, enc
+	for i := range l.targets {
+		l.targets[i].sent = sent[l.targets[i].path]
 	}
 	return l
 }
@@ -87,7 +102,7 @@ func (l *Landing) Await(ctx context.Context, store *Store, after uint64, bound t
 			}
 			continue
 		}
-		got, err := t.await(ctx, store, after, deadline, bound)
+		got, err := l.await(ctx, t, store, after, deadline, bound)
 		if err != nil {
 			return nil, err
 		}
@@ -98,8 +113,9 @@ func (l *Landing) Await(ctx context.Context, store *Store, after uint64, bound t
 
 // await waits until the file holds the intended text, and returns it at
 // once, or other text that shows the edit, returned once it has been quiet
-// for settle.
-func (t target) await(ctx context.Context, store *Store, seq uint64, deadline time.Time, bound time.Duration) (*hashline.Text, error) {
+// for settle. Text that does not show the edit is looked up in the file's
+// journal: the edit applied at the wrong place fails at once.
+func (l *Landing) await(ctx context.Context, t target, store *Store, seq uint64, deadline time.Time, bound time.Duration) (*hashline.Text, error) {
 	var last string
 	var lastAt time.Time
 	seen, shows := false, false
@@ -108,6 +124,11 @@ func (t target) await(ctx context.Context, store *Store, seq uint64, deadline ti
 			if cur = withBOM(cur, t.want.Raw()); !seen || cur != last {
 				last, lastAt, seen = cur, time.Now(), true
 				shows = t.shows(last)
+				if !shows {
+					if m := l.watch.misplaced(t.path, t.sent, l.enc); m != nil {
+						return nil, m
+					}
+				}
 			}
 		}
 		if shows && last == t.want.Raw() {

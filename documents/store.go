@@ -43,6 +43,9 @@ type Store struct {
 	// looks again; it is made only when someone waits, so that keystrokes
 	// nobody waits for allocate nothing.
 	wake chan struct{}
+	// journals are the documents' journals, while an edit of them is on
+	// its way (misplaced.go).
+	journals map[string][]*journal
 }
 
 type entry struct {
@@ -109,6 +112,7 @@ func (s *Store) Open(path, uri string, version int32, text string) {
 	defer s.mu.Unlock()
 	s.seq++
 	s.docs[path] = &entry{doc: Doc{Path: path, URI: uri, Version: version, Text: text, Seq: s.seq}, idx: idx}
+	s.note(path, nil)
 	s.wakeAll()
 }
 
@@ -134,6 +138,7 @@ func (s *Store) Change(path string, version int32, changes []Change) error {
 	e.doc.Text, e.idx = b.finish()
 	s.seq++
 	e.doc.Version, e.doc.Seq = version, s.seq
+	s.note(path, changes)
 	s.wakeAll()
 	return nil
 }
@@ -147,6 +152,7 @@ func (s *Store) Close(path string) {
 	}
 	delete(s.docs, path)
 	s.seq++
+	s.note(path, nil)
 	s.wakeAll()
 }
 

@@ -377,9 +377,13 @@ func (g *gate) unknown() error {
 	}
 	content, rows := g.around(nil)
 	live := g.live.Tag()
+	why := fmt.Sprintf("this session has no read of %s under tag %s", g.req.Display, g.tag)
+	if g.s.store.AgedOut(g.req.Path, g.tag) {
+		why = fmt.Sprintf("your read of %s under tag %s is too old: the file changed many times since (a person typing, or other edits), and this session keeps only its latest versions", g.req.Display, g.tag)
+	}
 	return &Error{Code: CodeTagUnknown, Details: Details{LiveTag: string(live), Lines: g.opLines(), Content: content},
-		Message: fmt.Sprintf("this session has no read of %s under tag %s (the file's tag is %s): the lines around your anchors are below (%s) and count as read; rebuild the ops against tag %s and these line numbers, or read the file first",
-			g.req.Display, g.tag, live, rowSpan(rows), live)}
+		Message: fmt.Sprintf("%s (the file's tag is %s): the lines around your anchors are below (%s) and count as read; rebuild the ops against tag %s and these line numbers, or read the file first",
+			why, live, rowSpan(rows), live)}
 }
 
 func rowSpan(rows []int) string {

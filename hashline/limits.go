@@ -6,8 +6,14 @@ package hashline
 const (
 	MaxLineChars = 16384 // read clips longer lines and leaves them out of seen_lines
 
-	MaxPathsPerSession   = 64
-	MaxVersionsPerPath   = 4
+	MaxPathsPerSession = 64
+	// A path keeps up to MaxVersionsPerPath versions while their text
+	// fits in MaxPathTextBytes, and MinVersionsPerPath whatever their
+	// size. A person typing in a buffer makes every read a new version,
+	// and an agent's read must outlive a burst of them.
+	MinVersionsPerPath   = 4
+	MaxVersionsPerPath   = 32
+	MaxPathTextBytes     = 2 << 20
 	MaxSessionTextBytes  = 8 << 20
 	MaxRetainedFileBytes = 2 << 20
 

@@ -38,6 +38,15 @@ type history struct {
 	used     uint64
 }
 
+// bytes is the text the history retains.
+func (h *history) bytes() int {
+	n := 0
+	for _, v := range h.versions {
+		n += len(v.Text)
+	}
+	return n
+}
+
 // NewStore returns an empty store.
 func NewStore() *Store { return &Store{paths: map[string]*history{}, aged: map[string]map[Tag]bool{}} }
 
@@ -114,7 +123,7 @@ func (s *Store) retain(v *Snapshot, t *Text) {
 // last, since it is the one in use.
 func (s *Store) enforce(path string) {
 	h := s.paths[path]
-	for len(h.versions) > MaxVersionsPerPath {
+	for len(h.versions) > MaxVersionsPerPath || len(h.versions) > MinVersionsPerPath && h.bytes() > MaxPathTextBytes {
 		s.dropOldest(path, h)
 	}
 	for len(s.paths) > MaxPathsPerSession || s.bytes > MaxSessionTextBytes {

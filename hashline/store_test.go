@@ -159,25 +159,41 @@ func TestStorePathBound(t *testing.T) {
 func TestStoreVersionBound(t *testing.T) {
 	t.Parallel()
 	st := hashline.NewStore()
-	for i := 1; i <= 4; i++ {
+	n := hashline.MaxVersionsPerPath
+	for i := 1; i <= n; i++ {
 		st.Record("p", hashline.NewText(fmt.Sprintf("v%d\n", i)), nil)
 	}
-	if n := len(st.Versions("p")); n != 4 {
-		t.Fatalf("versions at the limit = %d, want 4", n)
+	if got := len(st.Versions("p")); got != n {
+		t.Fatalf("versions at the limit = %d, want %d", got, n)
 	}
-	st.Record("p", hashline.NewText("v5\n"), nil)
-	var got []string
-	for _, v := range st.Versions("p") {
-		got = append(got, v.Text)
+	st.Record("p", hashline.NewText(fmt.Sprintf("v%d\n", n+1)), nil)
+	vs := st.Versions("p")
+	if len(vs) != n || vs[0].Text != fmt.Sprintf("v%d\n", n+1) || vs[n-1].Text != "v2\n" {
+		t.Fatalf("versions = %d, newest %q, oldest %q: want %d, v%d, v2", len(vs), vs[0].Text, vs[len(vs)-1].Text, n, n+1)
 	}
-	if strings.Join(got, "") != "v5\nv4\nv3\nv2\n" {
-		t.Fatalf("versions = %q, want v5, v4, v3, v2", got)
+	if st.Lookup("p", hashline.TagOf("v1\n")) != nil || !st.AgedOut("p", hashline.TagOf("v1\n")) {
+		t.Fatal("the oldest version is still found by its tag, or not known as aged out")
 	}
-	if st.Bytes() != 12 {
-		t.Fatalf("Bytes() = %d, want 12", st.Bytes())
+}
+
+// Large versions are kept by bytes, but never fewer than the minimum.
+func TestStorePathTextBound(t *testing.T) {
+	t.Parallel()
+	st := hashline.NewStore()
+	size := hashline.MaxPathTextBytes / (hashline.MinVersionsPerPath + 2)
+	for i := 0; i < hashline.MinVersionsPerPath+6; i++ {
+		st.Record("p", hashline.NewText(sized(size, byte('a'+i))), nil)
 	}
-	if st.Lookup("p", hashline.TagOf("v1\n")) != nil {
-		t.Fatal("the oldest version is still found by its tag")
+	want := hashline.MinVersionsPerPath + 2
+	if got := len(st.Versions("p")); got != want || st.Bytes() != want*size {
+		t.Fatalf("versions = %d, bytes %d: want %d of %d bytes", got, st.Bytes(), want, size)
+	}
+	big := hashline.NewStore()
+	for i := 0; i < hashline.MinVersionsPerPath+2; i++ {
+		big.Record("p", hashline.NewText(sized(hashline.MaxPathTextBytes/2, byte('a'+i))), nil)
+	}
+	if got := len(big.Versions("p")); got != hashline.MinVersionsPerPath {
+		t.Fatalf("versions of large texts = %d, want the minimum %d", got, hashline.MinVersionsPerPath)
 	}
 }
 
@@ -414,4 +430,33 @@ func wantCode(t *testing.T, err error, code hashline.Code) *hashline.Error {
 		t.Fatalf("code = %s (%s), want %s", he.Code, he.Message, code)
 	}
 	return he
+}
+
+// A person typing makes every read a new version; a read from before a
+// burst of them still places an edit of lines the typing left alone, and
+// one pushed out of the store is called too old.
+func TestReadOutlivesTypingBurst(t *testing.T) {
+	t.Parallel()
+	s := hashline.NewSession()
+	text := "a = 1\nb = 2\nc = 3\n"
+	first := hashline.NewText(text)
+	s.Read("f", "f", first, 1, first.Len()+1)
+	for i := 0; i < hashline.MaxVersionsPerPath-1; i++ {
+		text += fmt.Sprintf("typed %d\n", i)
+		now := hashline.NewText(text)
+		s.Read("f", "f", now, 1, now.Len()+1)
+	}
+	live := hashline.NewText("x\n" + text)
+	req := hashline.EditRequest{Path: "f", Display: "f", Names: []string{"f"}, Tag: string(first.Tag()), Ops: "PUT 2.=2:\n+b = 20"}
+	p, err := s.Plan(req, live)
+	if err != nil || !strings.Contains(p.New.Raw(), "\nb = 20\n") {
+		t.Fatalf("plan with the first read's tag after %d more reads: %v", hashline.MaxVersionsPerPath-1, err)
+	}
+	// One more version pushes the first read out.
+	more := hashline.NewText(text + "one more\n")
+	s.Read("f", "f", more, 1, more.Len()+1)
+	_, err = s.Plan(req, live)
+	if he := hashline.AsError(err); he == nil || he.Code != hashline.CodeTagUnknown || !strings.Contains(he.Message, "is too old") {
+		t.Fatalf("plan with a read pushed out: %v, want EDIT_TAG_UNKNOWN saying the read is too old", err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
@@ -85,15 +86,58 @@ func (k sink) Apply(ctx context.Context, cs documents.ChangeSet) (documents.Land
 		}
 		return k.disk().Apply(ctx, cs)
 	}
-	edit := k.workspaceEdit(cs, caps)
+	edit, sent := k.workspaceEdit(cs, caps)
 	after := k.s.docs.Seq()
-	if err := k.s.docs.CheckUnchanged(cs); err != nil {
+	watch, err := k.s.docs.Watch(cs)
+	if err != nil {
 		return nil, err
 	}
+	defer watch.End()
 	if err := k.applyEdit(ctx, applyParams{Label: cs.Label, Edit: edit}); err != nil {
 		return nil, err
 	}
-	return documents.NewLanding(cs).Await(ctx, k.s.docs, after, k.s.landTimeout())
+	landed, err := documents.NewLanding(cs).Watching(watch, sent, k.s.docs.Encoding()).Await(ctx, k.s.docs, after, k.s.landTimeout())
+	var m *documents.Misplaced
+	if errors.As(err, &m) {
+		return nil, k.undo(ctx, m)
+	}
+	return landed, err
+}
+
+// undo takes back an edit the editor applied at the wrong place: its exact
+// inverse goes to the editor for the text the edit left, and is awaited
+// like any edit. Undone, the edit may be planned again (an *Undone is
+// ErrNotApplied); when the text moved on since, or the undo does not land,
+// the error says where the edit went, for the person to undo.
+func (k sink) undo(ctx context.Context, m *documents.Misplaced) error {
+	stuck := func(why string) error {
+		return hashline.Errorf(hashline.CodeToolFailed, "the editor applied the edit of %s at lines %d-%d, to text the person had changed since it was checked (it does not check the version an edit is made for), and %s: undo it in the editor, read the file again, and retry",
+			m.Path, m.Lines[0], m.Lines[1], why)
+	}
+	d, open := k.s.docs.Get(m.Path)
+	if !open || d.Text != m.Result {
+		return stuck("the text changed again since, so hashline-ls could not undo it safely")
+	}
+	tde := textDocumentEdit{}
+	tde.TextDocument.URI = k.uriOf(m.Path)
+	tde.TextDocument.Version = &d.Version
+	for _, c := range m.Undo {
+		tde.Edits = append(tde.Edits, textEdit{Range: protocol.Range{
+			Start: protocol.Position{Line: c.Range.Start.Line, Character: c.Range.Start.Character},
+			End:   protocol.Position{Line: c.Range.End.Line, Character: c.Range.End.Character},
+		}, NewText: c.Text})
+	}
+	after := k.s.docs.Seq()
+	if err := k.applyEdit(ctx, applyParams{Edit: workspaceEdit{DocumentChanges: []any{tde}}}); err != nil {
+		return stuck(fmt.Sprintf("undoing it failed (%v)", err))
+	}
+	back := documents.ChangeSet{Files: []documents.FileChange{{Kind: documents.Modify, Path: m.Path,
+		Old: &documents.Live{Text: hashline.NewText(m.Result), Version: d.Version, Open: true}, New: hashline.NewText(m.Applied)}}}
+	if _, err := documents.NewLanding(back).Await(ctx, k.s.docs, after, k.s.landTimeout()); err != nil {
+		return stuck(fmt.Sprintf("undoing it did not land (%v)", err))
+	}
+	k.s.log.Warn("undid an edit the editor applied at the wrong place", zap.String("path", m.Path), zap.Ints("lines", m.Lines[:]))
+	return &documents.Undone{Misplaced: m}
 }
 
 // disk writes where the editor cannot, confined to the server's roots.
@@ -123,6 +167,7 @@ func (k sink) applyEdit(ctx context.Context, params applyParams) error {
 		if reason == "" {
 			reason = "no reason given"
 		}
+		k.s.log.Debug("the editor refused the edit", zap.String("reason", reason))
 		return fmt.Errorf("%w (%s)", documents.ErrNotApplied, reason)
 	}
 	return nil
@@ -176,11 +221,12 @@ func (k sink) unsupported(cs documents.ChangeSet, caps clientCaps) (string, bool
 
 // workspaceEdit turns a change set into the edit the client applies: the
 // smallest text edits, versioned by the buffer version they were proven
-// against, with resource operations for create, rename and delete.
-func (k sink) workspaceEdit(cs documents.ChangeSet, caps clientCaps) workspaceEdit {
+// against, with resource operations for create, rename and delete. sent
+// are the text edits of each open document, as changes of its text.
+func (k sink) workspaceEdit(cs documents.ChangeSet, caps clientCaps) (we workspaceEdit, sent map[string][]documents.Change) {
 	enc := k.s.docs.Encoding()
 	ann := ""
-	var we workspaceEdit
+	sent = map[string][]documents.Change{}
 	if caps.annotations() {
 		ann = annotationID
 		we.ChangeAnnotations = map[string]changeAnnotation{ann: {Label: cs.Label, Description: "an edit proven against the live text by hashline-ls"}}
@@ -190,9 +236,11 @@ func (k sink) workspaceEdit(cs documents.ChangeSet, caps clientCaps) workspaceEd
 		// documentChanges and were diverted to the disk.
 		we.Changes = map[string][]textEdit{}
 		for _, fc := range cs.Files {
-			we.Changes[k.uriOf(fc.Path)] = textEdits(fc.Old, fc.Edits, enc, ann)
+			tes := textEdits(fc.Old, fc.Edits, enc, ann)
+			we.Changes[k.uriOf(fc.Path)] = tes
+			sent[fc.Path] = changesOf(tes)
 		}
-		return we
+		return we, sent
 	}
 	for _, fc := range cs.Files {
 		switch fc.Kind {
@@ -203,6 +251,7 @@ func (k sink) workspaceEdit(cs documents.ChangeSet, caps clientCaps) workspaceEd
 				if fc.Old.Open {
 					v := fc.Old.Version
 					tde.TextDocument.Version = &v
+					sent[fc.Path] = changesOf(tde.Edits)
 				}
 				we.DocumentChanges = append(we.DocumentChanges, tde)
 			}
@@ -224,7 +273,20 @@ func (k sink) workspaceEdit(cs documents.ChangeSet, caps clientCaps) workspaceEd
 			we.DocumentChanges = append(we.DocumentChanges, resourceOp{Kind: "delete", URI: k.uriOf(fc.Path), AnnotationID: ann})
 		}
 	}
-	return we
+	return we, sent
+}
+
+// changesOf are text edits as changes of the text they were made for.
+func changesOf(edits []textEdit) []documents.Change {
+	out := make([]documents.Change, len(edits))
+	for i, e := range edits {
+		r := documents.Range{
+			Start: documents.Position{Line: e.Range.Start.Line, Character: e.Range.Start.Character},
+			End:   documents.Position{Line: e.Range.End.Line, Character: e.Range.End.Character},
+		}
+		out[i] = documents.Change{Range: &r, Text: e.NewText}
+	}
+	return out
 }
 
 // uriOf is the URI the client knows a file by: the one it opened the
@@ -236,29 +298,35 @@ func (k sink) uriOf(path string) string {
 	return fileURI(path)
 }
 
-// textEdits converts byte edits of old's raw text to LSP text edits. A
-// file read from disk may start with a BOM that an editor's buffer does not
-// hold as a character, so positions are counted after it.
+// textEdits converts byte edits of old's raw text to LSP text edits, each
+// narrowed to what it changes: the person typing in the buffer keeps the
+// cursor on a line the edit rewrites around it. A file read from disk may
+// start with a BOM that an editor's buffer does not hold as a character,
+// so positions are counted after it.
 func textEdits(old *documents.Live, edits []hashline.ByteEdit, enc documents.Encoding, ann string) []textEdit {
-	raw := old.Text.Raw()
+	full := old.Text.Raw()
+	raw := full
 	shift := 0
 	if !old.Open && old.Text.HasBOM() {
 		shift = len("\uFEFF")
 		raw = raw[shift:]
 	}
 	idx := documents.NewLineIndex(raw)
-	out := make([]textEdit, len(edits))
-	for i, e := range edits {
-		start := idx.PositionAt(raw, e.Start-shift, enc)
-		end := idx.PositionAt(raw, e.End-shift, enc)
-		out[i] = textEdit{
+	out := make([]textEdit, 0, len(edits))
+	for _, e := range edits {
+		if e = hashline.Narrow(full, e); e.Start == e.End && e.New == "" {
+			continue
+		}
+		start := idx.PositionAt(raw, max(e.Start-shift, 0), enc)
+		end := idx.PositionAt(raw, max(e.End-shift, 0), enc)
+		out = append(out, textEdit{
 			Range: protocol.Range{
 				Start: protocol.Position{Line: start.Line, Character: start.Character},
 				End:   protocol.Position{Line: end.Line, Character: end.Character},
 			},
 			NewText:      e.New,
 			AnnotationID: ann,
-		}
+		})
 	}
 	return out
 }

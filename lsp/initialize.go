@@ -54,6 +54,30 @@ func (c clientCaps) annotations() bool {
 	return len(a) > 0 && string(a) != "null"
 }
 
+// clientOffers are what the editor's hashline plugin or extension does
+// beyond the protocol, from initializationOptions, bare or under
+// "hashline". They are not settings: the client states them, the user
+// does not.
+type clientOffers struct {
+	// SaveDocument: it answers hashline/saveDocument (save.go).
+	SaveDocument bool `json:"saveDocument"`
+	// Flush: it answers hashline/flush (source.go).
+	Flush bool `json:"flush"`
+}
+
+func parseOffers(raw json.RawMessage) clientOffers {
+	var o struct {
+		clientOffers
+		Hashline *clientOffers `json:"hashline"`
+	}
+	_ = json.Unmarshal(raw, &o) // a malformed field is reported with the settings
+	if h := o.Hashline; h != nil {
+		o.SaveDocument = o.SaveDocument || h.SaveDocument
+		o.Flush = o.Flush || h.Flush
+	}
+	return o.clientOffers
+}
+
 // Settings are the server's options, from initializationOptions and
 // workspace/didChangeConfiguration, either bare or under "hashline".
 type Settings struct {
@@ -143,6 +167,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 
 	s.mu.Lock()
 	s.caps = p.Capabilities
+	s.offers = parseOffers(p.InitializationOptions)
 	s.settings = settings
 	s.folders = folders
 	s.state = stateRunning

@@ -1,13 +1,19 @@
 // Package lsp is the protocol edge of hashline-ls: it speaks the Language
 // Server Protocol over a stream, keeps the documents the editor has open,
 // runs the hashline.* commands, and lands their edits through
-// workspace/applyEdit so they go through the editor's buffers and undo.
+// workspace/applyEdit so they go through the editor's buffers and undo
+// (apply.go), saving through the editor what a bridged edit left (save.go).
+// It also serves the bridge (bridge.go): the endpoint hashline-ls mcp
+// reaches the running editor's server through, each connection a session
+// of its own over the same documents.
 //
 // Concurrency (DESIGN §6): jsonrpc2 calls the handler on its read loop, and
 // the same loop delivers the answers to the server's own calls. So
 // notifications are handled on the loop, in order, and never wait; every
 // executeCommand runs on its own goroutine, where it may call the client and
 // wait for the didChange that follows.
+//
+// docs/design.md §4 and docs/design.md §5 describe its concurrency and writes.
 package lsp
 
 import (
@@ -24,8 +30,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/documents"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
 )
 
@@ -42,6 +46,7 @@ type Server struct {
 	mu       sync.Mutex // guards the fields below
 	state    state
 	caps     clientCaps
+	offers   clientOffers
 	settings Settings
 	folders  []string          // canonical workspace folders
 	uris     map[string]string // document URI → canonical path, while open
@@ -110,7 +115,8 @@ func New(log *zap.Logger) *Server {
 		exit:     make(chan int, 1),
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
-	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: docs, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}, NewFileEOL: s.newFileEOL}
+	s.cmds = commands.New(roots, source{s}, sink{s}, log)
+	s.cmds.NewFileEOL = s.newFileEOL
 	s.bridge = newBridge(s)
 	return s
 }
@@ -151,7 +157,7 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		if err != nil {
 			return reply(ctx, nil, err)
 		}
-		return reply(ctx, s.bridge.initialize(req.Params(), res), nil)
+		return reply(ctx, s.bridge.initialize(res), nil)
 	case protocol.MethodShutdown:
 		s.shutdown()
 		s.bridge.close()
@@ -159,6 +165,8 @@ func (s *Server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 	case protocol.MethodWorkspaceExecuteCommand:
 		s.executeCommand(ctx, call, reply)
 		return nil
+	case methodDocumentDigest:
+		return reply(ctx, s.documentDigest(req.Params()), nil)
 	}
 	return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method %q is not supported by hashline-ls", req.Method())))
 }
@@ -242,6 +250,12 @@ func (s *Server) applyEditTimeout() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Duration(s.settings.ApplyEditTimeoutMs) * time.Millisecond
+}
+
+func (s *Server) clientOffers() clientOffers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offers
 }
 
 // newFileEOL is the line ending the editor gives new files.

@@ -1,9 +1,13 @@
 package lsp
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+
+	"go.uber.org/zap"
 
 	"hashline-ls/documents"
 )
@@ -24,14 +28,16 @@ func canonical(uri string) (string, bool) {
 func (s *Server) didOpen(raw json.RawMessage) error {
 	var p struct {
 		TextDocument struct {
-			URI     string `json:"uri"`
-			Version int32  `json:"version"`
-			Text    string `json:"text"`
+			URI        string `json:"uri"`
+			LanguageID string `json:"languageId"`
+			Version    int32  `json:"version"`
+			Text       string `json:"text"`
 		} `json:"textDocument"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return err
 	}
+	s.log.Debug("didOpen", zap.String("uri", p.TextDocument.URI), zap.String("languageId", p.TextDocument.LanguageID), zap.Int32("version", p.TextDocument.Version))
 	path, ok := canonical(p.TextDocument.URI)
 	if !ok {
 		return nil // not a file: untitled buffers and the like are not ours
@@ -85,6 +91,7 @@ func (s *Server) didClose(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return err
 	}
+	s.log.Debug("didClose", zap.String("uri", p.TextDocument.URI))
 	s.mu.Lock()
 	path, ok := s.uris[p.TextDocument.URI]
 	delete(s.uris, p.TextDocument.URI)
@@ -93,4 +100,35 @@ func (s *Server) didClose(raw json.RawMessage) error {
 		s.docs.Close(path)
 	}
 	return nil
+}
+
+// methodDocumentDigest asks what the server holds of a document, for an
+// editor to compare with its buffer (:checkhealth hashline): the server's
+// copy is only as good as the changes the editor sent.
+const methodDocumentDigest = "hashline/documentDigest"
+
+type documentDigest struct {
+	Open    bool   `json:"open"`
+	Version int32  `json:"version"`
+	Bytes   int    `json:"bytes"`
+	SHA256  string `json:"sha256,omitempty"` // hex, of the text as the editor sent it
+}
+
+func (s *Server) documentDigest(raw json.RawMessage) documentDigest {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	_ = json.Unmarshal(raw, &p)
+	s.mu.Lock()
+	path, ok := s.uris[p.URI]
+	s.mu.Unlock()
+	if !ok {
+		return documentDigest{}
+	}
+	d, open := s.docs.Get(path)
+	if !open {
+		return documentDigest{}
+	}
+	sum := sha256.Sum256([]byte(d.Text))
+	return documentDigest{Open: true, Version: d.Version, Bytes: len(d.Text), SHA256: hex.EncodeToString(sum[:])}
 }

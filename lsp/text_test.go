@@ -73,7 +73,7 @@ func TestCRLFAndBOM(t *testing.T) {
 		}
 		edits := e.Applies()[0].Edit.DocumentChanges[0].Edits
 		got := fmt.Sprint(edits[0].Range, edits[0].NewText, edits[1].Range, edits[1].NewText)
-		if wantEdits := fmt.Sprint(span(pos(1, 0), pos(2, 0)), "TWO\r\n", span(pos(3, 0), pos(3, 0)), "four\r\n"); got != wantEdits {
+		if wantEdits := fmt.Sprint(span(pos(1, 0), pos(1, 3)), "TWO", span(pos(3, 0), pos(3, 0)), "four\r\n"); got != wantEdits {
 			t.Fatalf("text edits = %s, want %s", got, wantEdits)
 		}
 		if got := e.DiskText("w.txt"); got != "one\r\ntwo\r\nthree\r\n" {
@@ -97,7 +97,7 @@ func TestCRLFAndBOM(t *testing.T) {
 			t.Fatalf("result = %s, want tag %s and no warning (the editor keeps the BOM outside its text)", res.Raw, tagOf(want))
 		}
 		te := e.Applies()[0].Edit.DocumentChanges[0].Edits[0]
-		if te.Range != span(pos(0, 0), pos(1, 0)) || te.NewText != "ALPHA\r\n" {
+		if te.Range != span(pos(0, 0), pos(0, 5)) || te.NewText != "ALPHA" {
 			t.Fatalf("text edit = %+v %q, want line 1 counted from after the BOM", te.Range, te.NewText)
 		}
 		// Now the editor holds it; the next edit goes through the buffer.

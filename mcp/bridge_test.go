@@ -415,7 +415,7 @@ func TestBridgeCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sess.Close()
-	read, err := sess.Execute(context.Background(), commands.CmdRead, json.RawMessage(`{"path":"greet.py"}`))
+	read, err := sess.Run(context.Background(), commands.Call{Command: commands.CmdRead, Args: json.RawMessage(`{"path":"greet.py"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func TestBridgeCancel(t *testing.T) {
 		cancel()
 	}()
 	args, _ := json.Marshal(map[string]any{"path": "greet.py", "tag": r.Tag, "ops": hiOps})
-	res, err := sess.Execute(ctx, commands.CmdEdit, args)
+	res, err := sess.Run(ctx, commands.Call{Command: commands.CmdEdit, Args: args})
 	if err != nil {
 		t.Fatalf("the cancelled edit: %v", err)
 	}

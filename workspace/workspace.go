@@ -8,6 +8,8 @@
 // never creates, opens, reads or writes a file. A name checked here may
 // change before it is used, so every use opens the file beneath its root
 // again (package confined).
+//
+// docs/contract.md §4 states the rules of paths.
 package workspace
 
 import (

@@ -4,7 +4,7 @@
 // stdin and stdout. With a verb it runs one command on the files on disk,
 // with the current folder as the workspace:
 //
-//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line]
+//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME]
 //	hashline-ls edit PATH --tag TAG [--ops FILE]      (ops from stdin without --ops)
 //	hashline-ls write PATH [--content FILE]           (content from stdin without --content)
 //	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N] [--anchors line]
@@ -17,6 +17,8 @@
 // shows: on stdout for a success, on stderr for a failure ("CODE: message"
 // and what a retry needs), which exits 1. With --json it prints the result
 // object exactly as the command returns it, text included.
+//
+// docs/design.md says how it is built, docs/contract.md what it enforces.
 package main
 
 import (
@@ -36,8 +38,6 @@ import (
 	"hashline-ls/confined"
 	"hashline-ls/documents"
 	"hashline-ls/endpoint"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/lsp"
 	"hashline-ls/workspace"
 )
@@ -48,10 +48,10 @@ func main() {
 
 const usage = `usage:
   hashline-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--json]
+  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME] [--json]
   hashline-ls edit PATH --tag TAG [--ops FILE] [--json]          ops from stdin without --ops
   hashline-ls write PATH [--content FILE] [--json]               content from stdin without --content
-  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count]
+  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count|symbols]
                    [--ignore-case|-i] [--max-results N] [--anchors line] [--json]
   hashline-ls patch [--patch FILE] [--json]                      patch from stdin without --patch
   hashline-ls describe [--json]
@@ -74,50 +74,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "mcp":
 		return runMCP(rest, stdin, stdout, stderr)
 	}
+	v, ok := verbs[verb]
+	if !ok {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, patch, describe or version\n%s", verb, usage)
+		return 2
+	}
 	c := cli{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&c.json, "json", false, "print the result object as JSON")
-	var offset, limit int
-	var tag, opsFile, contentFile string
-	var glob, mode string
-	var ignoreCase bool
-	var maxResults int
-	var anchors, patchFile string
-	switch verb {
-	case "read":
-		fs.IntVar(&offset, "offset", 0, "first line to show (1-based)")
-		fs.IntVar(&limit, "limit", 0, "most lines to show")
-		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
-	case "patch":
-		fs.StringVar(&patchFile, "patch", "", "file holding the patch (default: stdin)")
-	case "edit":
-		fs.StringVar(&tag, "tag", "", "the tag from the read's [path#TAG] header")
-		fs.StringVar(&opsFile, "ops", "", "file holding the ops (default: stdin)")
-	case "write":
-		fs.StringVar(&contentFile, "content", "", "file holding the content (default: stdin)")
-	case "grep":
-		fs.StringVar(&glob, "glob", "", "only files whose workspace-relative path matches this glob")
-		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches or count")
-		fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters in either case")
-		fs.BoolVar(&ignoreCase, "i", false, "match letters in either case")
-		fs.IntVar(&maxResults, "max-results", 0, "most matching lines (content) or files (other modes)")
-		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
-	case "describe":
-	default:
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, patch, describe or version\n%s", verb, usage)
-		return 2
-	}
+	build := v.flags(fs)
 	pos, err := parseInterleaved(fs, rest)
 	if err != nil {
 		return 2
 	}
-	want := map[string]int{"read": 1, "edit": 1, "write": 1, "grep": 1, "patch": 0, "describe": 0}[verb]
-	if verb == "grep" && len(pos) == 2 {
-		want = 2
-	}
-	if len(pos) != want {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %s takes %d path argument(s), got %d\n%s", verb, want, len(pos), usage)
+	if len(pos) < v.paths || len(pos) > v.paths+v.optional {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %s takes %d path argument(s), got %d\n%s", verb, v.paths, len(pos), usage)
 		return 2
 	}
 	srv, err := diskServer()
@@ -125,60 +97,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "TOOL_FAILED: %v\n", err)
 		return 1
 	}
-	a := map[string]any{}
-	if anchors != "" {
-		a["anchors"] = anchors
-	}
-	switch verb {
-	case "patch":
-		patch, err := readInput(patchFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "INVALID_ARGUMENT: patch: %v\n", err)
-			return 1
-		}
-		a["patch"] = patch
-	case "read":
-		a["path"] = pos[0]
-		if offset != 0 {
-			a["offset"] = offset
-		}
-		if limit != 0 {
-			a["limit"] = limit
-		}
-	case "edit":
-		ops, err := readInput(opsFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "INVALID_ARGUMENT: ops: %v\n", err)
-			return 1
-		}
-		a["path"], a["tag"], a["ops"] = pos[0], tag, ops
-	case "write":
-		content, err := readInput(contentFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "INVALID_ARGUMENT: content: %v\n", err)
-			return 1
-		}
-		a["path"], a["content"] = pos[0], content
-	case "grep":
-		a["pattern"] = pos[0]
-		if len(pos) > 1 {
-			a["path"] = pos[1]
-		}
-		if glob != "" {
-			a["glob"] = glob
-		}
-		if mode != "" {
-			a["mode"] = mode
-		}
-		if ignoreCase {
-			a["ignoreCase"] = true
-		}
-		if maxResults != 0 {
-			a["maxResults"] = maxResults
-		}
+	a, err := build(pos, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return 1
 	}
 	raw, _ := json.Marshal(a)
-	res, err := srv.Execute(context.Background(), "hashline."+verb, raw)
+	res, err := srv.Run(context.Background(), commands.Call{Command: "hashline." + verb, Args: raw})
 	if err != nil {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
 		return 1
@@ -237,7 +162,9 @@ func diskServer() (*commands.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}, Blocks: blocks.New(), Stateless: true}, nil
+	srv := commands.New(roots, documents.Disk{Roots: roots}, documents.Disk{Roots: roots}, nil)
+	srv.Stateless = true
+	return srv, nil
 }
 
 type cli struct {
@@ -273,10 +200,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hashline-ls", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the default)")
-	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	// warn by default: an editor shows everything a server writes on stderr
 	// as an error (Neovim logs it as [ERROR]), so a start stays silent.
-	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
+	logs := addLogFlags(fs, "warn")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -284,9 +210,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), usage)
 		return 2
 	}
-	log, closeLog, err := newLogger(*logFile, *logLevel, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+	log, closeLog, ok := logs.open(stderr)
+	if !ok {
 		return 2
 	}
 	defer closeLog()
@@ -309,6 +234,27 @@ type stdio struct {
 }
 
 func (stdio) Close() error { return nil }
+
+// logFlags are the logging flags of the verbs that serve.
+type logFlags struct{ file, level *string }
+
+func addLogFlags(fs *flag.FlagSet, level string) logFlags {
+	return logFlags{
+		file:  fs.String("log-file", "", "write logs to this file instead of stderr"),
+		level: fs.String("log-level", level, "debug, info, warn or error"),
+	}
+}
+
+// open builds the logger the flags ask for, or says on stderr why it
+// cannot be.
+func (l logFlags) open(stderr io.Writer) (log *zap.Logger, closeLog func(), ok bool) {
+	log, closeLog, err := newLogger(*l.file, *l.level, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return nil, nil, false
+	}
+	return log, closeLog, true
+}
 
 func newLogger(file, level string, stderr io.Writer) (*zap.Logger, func(), error) {
 	lvl, err := zapcore.ParseLevel(level)

@@ -71,6 +71,11 @@ func TestMCPTextIsTheVerbsText(t *testing.T) {
 		{"hashline_read", map[string]any{"path": "sub/b.go", "anchors": "line"}, []string{"read", "sub/b.go", "--anchors", "line"}, false},
 		{"hashline_grep", map[string]any{"pattern": "beta"}, []string{"grep", "beta"}, false},
 		{"hashline_grep", map[string]any{"pattern": "beta", "mode": "count"}, []string{"grep", "beta", "--mode", "count"}, false},
+		{"hashline_read", map[string]any{"path": "sub/b.go", "view": "outline"}, []string{"read", "sub/b.go", "--outline"}, false},
+		{"hashline_read", map[string]any{"path": "sub/b.go", "symbol": "beta"}, []string{"read", "sub/b.go", "--symbol", "beta"}, false},
+		{"hashline_read", map[string]any{"path": "sub/b.go", "symbol": "bta"}, []string{"read", "sub/b.go", "--symbol", "bta"}, true},
+		{"hashline_read", map[string]any{"path": "a.txt", "view": "outline"}, []string{"read", "a.txt", "--outline"}, true},
+		{"hashline_grep", map[string]any{"pattern": "^beta$", "mode": "symbols"}, []string{"grep", "^beta$", "--mode", "symbols"}, false},
 		{"hashline_read", map[string]any{"path": "a.txt", "offset": 9}, []string{"read", "a.txt", "--offset", "9"}, true},
 		{"hashline_read", map[string]any{"path": "missing.txt"}, []string{"read", "missing.txt"}, true},
 	} {

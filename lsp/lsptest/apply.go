@@ -89,7 +89,7 @@ func (e *Editor) applyLocked(req ApplyEditRequest, b ApplyBehaviour) ([]note, bo
 		return nil, false, err
 	}
 	// VS Code checks every version before it changes anything.
-	if !b.StaleSkip {
+	if !b.StaleSkip && !b.IgnoreVersions {
 		for _, s := range steps {
 			if d, ok := s.(textEdit); ok && d.ver != nil {
 				buf := e.bufs[e.PathOf(d.uri)]
@@ -131,7 +131,7 @@ func (e *Editor) applyLocked(req ApplyEditRequest, b ApplyBehaviour) ([]note, bo
 				e.bufs[path] = buf
 				notes = append(notes, note{"textDocument/didOpen", openParams(buf)})
 			}
-			if d.ver != nil && *d.ver != buf.version {
+			if d.ver != nil && *d.ver != buf.version && !b.IgnoreVersions {
 				continue // Neovim 0.7 skips it; VS Code refused above
 			}
 			evs, err := applyTextEdits(&buf.text, d.edits, e.enc)

@@ -69,6 +69,9 @@ type ApplyBehaviour struct {
 	// answers applied (Neovim 0.7); otherwise the whole edit is refused with
 	// applied:false and no reason (VS Code).
 	StaleSkip bool
+	// IgnoreVersions applies a versioned edit to whatever version the
+	// buffer is at, as Neovim does with version 0 (its didOpen's).
+	IgnoreVersions bool
 	// SkipAll answers applied:true and changes nothing.
 	SkipAll bool
 	// Unanswered never answers, as an editor whose dialog nobody closes.

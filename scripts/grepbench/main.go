@@ -9,7 +9,8 @@
 // grep hashes for their tags and rg does not. The generated trees are made
 // from a fixed seed in a temporary folder and removed afterwards. Two real
 // trees are added when they are there: 20 copies of the react-edit corpus
-// inputs, and the Go module cache's github.com folder.
+// inputs, and the Go module cache's github.com folder. Last, the symbols
+// mode against rg with a declaration pattern over the Go tree (symbols.go).
 package main
 
 import (
@@ -70,6 +71,7 @@ func main() {
 	target := flag.Float64("target", 3, "the largest ratio that passes")
 	corpus := flag.String("corpus", "../shared/corpus/react-edit", "the react-edit corpus, copied 20 times into one tree when present")
 	modcache := flag.String("modcache", goModCache(), "a real tree to search when present (the module cache's github.com folder)")
+	symbolsOnly := flag.Bool("symbols", false, "time only the symbols mode against rg over the Go tree")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "grepbench: -bin is required: build hashline-ls and pass its path")
@@ -78,6 +80,12 @@ func main() {
 	if _, err := exec.LookPath(*rg); err != nil {
 		fmt.Fprintf(os.Stderr, "grepbench: %s not found: install Debian's ripgrep (apt-get install ripgrep) or pass -rg\n", *rg)
 		os.Exit(2)
+	}
+	if *symbolsOnly {
+		if symbolRows(*bin, *rg, *runs, *target) {
+			os.Exit(1)
+		}
+		return
 	}
 	work, err := os.MkdirTemp("", "grepbench-")
 	check(err)
@@ -102,6 +110,7 @@ func main() {
 	for _, r := range rows {
 		failed = measure(r, *bin, *before, *rg, *runs, *target) || failed
 	}
+	failed = symbolRows(*bin, *rg, *runs, *target) || failed
 	if failed {
 		os.Exit(1)
 	}

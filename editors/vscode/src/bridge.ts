@@ -11,6 +11,8 @@ export const SAVE_DOCUMENT = 'hashline/saveDocument';
 
 export interface SaveParams {
   uri: string;
+  /** The version of the document the edit left: only that text is saved. */
+  version?: number;
 }
 
 export interface SaveResult {
@@ -22,8 +24,11 @@ export interface SaveResult {
 export interface SavableDocument {
   readonly uri: { readonly fsPath: string };
   readonly isDirty: boolean;
+  readonly version: number;
   save(): Thenable<boolean>;
 }
+
+const TYPED = 'the document changed after the edit landed (typing that is not saved)';
 
 /** Saves the document `params.uri` names among `docs`
  * (vscode.workspace.textDocuments); `fsPathOf` turns the URI into a path
@@ -43,11 +48,18 @@ export async function saveDocument(
   }
   const doc = docs.find((d) => d.uri.fsPath === file);
   if (!doc) return { saved: false, reason: `VS Code holds no document for ${file}` };
+  // Only the text the edit left is saved: a person who typed since keeps
+  // it unsaved. The check and the save's start run in one turn of the
+  // extension host; a keystroke the renderer sends after the check is not
+  // in the save, and the version afterwards tells.
+  if (typeof params.version === 'number' && doc.version !== params.version) return { saved: false, reason: TYPED };
   // Not dirty: VS Code saved it already (its refactoring auto-save does).
   if (!doc.isDirty) return { saved: true };
+  const version = doc.version;
   try {
-    if (await doc.save()) return { saved: true };
-    return { saved: false, reason: 'VS Code did not save it' };
+    if (!(await doc.save())) return { saved: false, reason: 'VS Code did not save it' };
+    if (doc.version !== version || doc.isDirty) return { saved: false, reason: TYPED };
+    return { saved: true };
   } catch (err) {
     return { saved: false, reason: err instanceof Error ? err.message : String(err) };
   }

@@ -1,8 +1,10 @@
 -- hashline.apply: the client's workspace/applyEdit handler. Neovim's own
--- handler applies the edit; around it, this one keeps it quiet, makes the
+-- handler applies the edit; around it, this one refuses an edit made
+-- against text the buffer no longer holds, keeps it quiet, makes the
 -- folders a created or moved file needs, trims the phantom last line of a
--- created file, attaches the buffers the edit loaded, and sends the text
--- that landed to the server before the answer.
+-- created file, attaches the buffers the edit loaded, notes the version
+-- each buffer was left at (a save asked for later saves only that), and
+-- sends the text that landed to the server before the answer.
 local config = require("hashline.config")
 
 local M = {}
@@ -10,6 +12,98 @@ local M = {}
 local has = function(version)
   return vim.fn.has("nvim-" .. version) == 1
 end
+
+-- The version of a buffer as its LSP client counts it: the changedtick of
+-- its last change, 0 when nothing changed since the client opened it.
+local function version_of(buf)
+  return vim.lsp.util.buf_versions[buf]
+end
+M.version_of = version_of
+
+-- The version each buffer was at when an edit of hashline-ls left it,
+-- until the buffer is wiped out.
+local left = {}
+
+--- The version the last edit left buf at, or nil when no edit did.
+function M.left_at(buf)
+  return left[buf]
+end
+
+-- The text edits of an edit, each with the buffer that holds its file now
+-- (nil when none is loaded).
+local function text_documents(params)
+  local out = {}
+  local changes = type(params.edit) == "table" and params.edit.documentChanges
+  for _, ch in ipairs(type(changes) == "table" and changes or {}) do
+    if ch.kind == nil and type(ch.textDocument) == "table" and type(ch.textDocument.uri) == "string" then
+      local buf = vim.fn.bufnr(vim.uri_to_fname(ch.textDocument.uri))
+      if buf <= 0 or not vim.api.nvim_buf_is_loaded(buf) then
+        buf = nil
+      end
+      table.insert(out, { change = ch, buf = buf, edits = #(type(ch.edits) == "table" and ch.edits or {}) })
+    end
+  end
+  return out
+end
+
+-- Neovim checks an edit's version only when it is above 0 (its didOpen is
+-- version 0), and answers "applied" for an edit it skipped as older than
+-- the buffer. So every versioned edit is checked here, before anything is
+-- applied: a buffer the person typed in since the server saw it must not
+-- take positions counted in older text. An unversioned edit was made
+-- against the file on disk, which a buffer with unsaved changes is not.
+local function stale(params)
+  for _, d in ipairs(text_documents(params)) do
+    local want = d.change.textDocument.version
+    local name = vim.uri_to_fname(d.change.textDocument.uri)
+    if want ~= nil and want ~= vim.NIL then
+      local now = d.buf and version_of(d.buf)
+      if now ~= want then
+        return string.format("%s changed after hashline-ls checked the edit (the edit is for version %s, the buffer is at %s)", name, tostring(want), tostring(now))
+      end
+    elseif d.buf and vim.bo[d.buf].modified and d.edits > 0 then
+      return string.format("%s has unsaved changes in Neovim, and the edit was made against the file on disk", name)
+    end
+  end
+  return nil
+end
+
+-- The changedtick of each loaded buffer an edit changes, before it is
+-- applied: a buffer whose tick did not move was skipped.
+local function ticks(params)
+  local out = {}
+  for _, d in ipairs(text_documents(params)) do
+    if d.buf and d.edits > 0 then
+      out[d.buf] = vim.api.nvim_buf_get_changedtick(d.buf)
+    end
+  end
+  return out
+end
+
+local function skipped(before)
+  for buf, tick in pairs(before) do
+    if vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_changedtick(buf) == tick then
+      return string.format("Neovim did not apply the edit to %s", vim.api.nvim_buf_get_name(buf))
+    end
+  end
+  return nil
+end
+
+-- note_left records the version the edit left each of its buffers at.
+local function note_left(params)
+  for _, d in ipairs(text_documents(params)) do
+    if d.buf then
+      left[d.buf] = version_of(d.buf)
+    end
+  end
+end
+
+vim.api.nvim_create_autocmd("BufWipeout", {
+  group = vim.api.nvim_create_augroup("hashline.apply", { clear = true }),
+  callback = function(args)
+    left[args.buf] = nil
+  end,
+})
 
 -- Buffers Neovim loads while it applies an edit (a file no window shows, a
 -- created file, the target of a move) are attached once the edit is in
@@ -192,18 +286,31 @@ end
 --- calls it on every version.
 function M.handler(err, params, ctx, cfg)
   local client = require("hashline.client")
+  local this = vim.lsp.get_client_by_id(ctx and ctx.client_id or -1)
   if type(params) ~= "table" then
     return vim.lsp.handlers["workspace/applyEdit"](err, params, ctx, cfg)
+  end
+  local why = stale(params)
+  if why then
+    -- The server plans again against the text flushed here.
+    flush(this)
+    return { applied = false, failureReason = why }
   end
   local made_ok, made = pcall(make_folders, params)
   local counts_ok, counts = pcall(line_counts, params)
   made, counts = made_ok and made or {}, counts_ok and counts or {}
+  local before = ticks(params)
   loading = {}
   local ok, result = pcall(vim.lsp.handlers["workspace/applyEdit"], err, unlabelled(params), ctx, cfg)
   local loaded = loading
   loading = nil
   if not ok then
     result = { applied = false, failureReason = tostring(result) }
+  elseif type(result) == "table" and result.applied then
+    local miss = skipped(before)
+    if miss then
+      result = { applied = false, failureReason = miss }
+    end
   end
   if type(result) == "table" and result.applied then
     pcall(trim_created, params)
@@ -217,8 +324,19 @@ function M.handler(err, params, ctx, cfg)
       client.attach(buf)
     end
   end
-  flush(vim.lsp.get_client_by_id(ctx and ctx.client_id or -1))
+  if type(result) == "table" and result.applied then
+    note_left(params)
+  end
+  flush(this)
   return result
+end
+
+--- The hashline/flush request: the server asks for the changes Neovim
+--- holds back (its debounce) before it plans an edit. They go out ahead of
+--- the answer.
+function M.flush_handler(_, _, ctx)
+  flush(vim.lsp.get_client_by_id(ctx and ctx.client_id or -1))
+  return vim.empty_dict()
 end
 
 return M

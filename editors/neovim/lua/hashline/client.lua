@@ -198,9 +198,12 @@ end
 -- hashline/saveDocument: hashline-ls asks for a buffer to be saved after a
 -- terminal agent's edit (through hashline-ls mcp) landed in it; the server
 -- asks only when the buffer held no unsaved changes before the edit, so the
--- agent's next step on the disk sees it. Neovim's own :write saves it, so
--- BufWritePre autocmds (formatters) run; :write! because the server has
--- checked that the disk holds what the buffer held.
+-- agent's next step on the disk sees it. The buffer is saved only if it is
+-- exactly as the edit left it (its version then, and the one the server
+-- names): a person who typed since keeps those changes unsaved. Decided
+-- and done in one step here, where the person types. Neovim's own :write
+-- saves it, so BufWritePre autocmds (formatters) run; :write! because the
+-- server has checked that the disk holds what the buffer held.
 local function save_document(_, params)
   local uri = type(params) == "table" and params.uri
   if type(uri) ~= "string" then
@@ -213,6 +216,11 @@ local function save_document(_, params)
   end
   if vim.bo[buf].readonly or not vim.bo[buf].modifiable then
     return { saved = false, reason = "the buffer is read-only in Neovim" }
+  end
+  local now, left = apply.version_of(buf), apply.left_at(buf)
+  local want = params.version
+  if left == nil or now ~= left or (want ~= nil and want ~= vim.NIL and want ~= now) then
+    return { saved = false, reason = "the buffer changed after the edit landed (typing that is not saved)" }
   end
   local ok, err = pcall(vim.api.nvim_buf_call, buf, function()
     vim.cmd("silent write!")
@@ -228,6 +236,7 @@ end
 M.handlers = {
   ["workspace/applyEdit"] = apply.handler,
   ["hashline/saveDocument"] = save_document,
+  ["hashline/flush"] = apply.flush_handler,
 }
 
 
@@ -257,6 +266,35 @@ local function on_exit(code, _, client_id)
   end)
 end
 
+-- The languageId each buffer was opened with, kept until it is wiped out.
+-- A buffer is attached as it is read, before Neovim detects its filetype;
+-- were its languageId then "", vim.lsp.enable (0.11+) would reopen the
+-- document as its filetype once detected, and that reopening leaves
+-- Neovim's change tracking counting the buffer twice: after :bdelete it
+-- computes changes from lines the buffer no longer holds. So the
+-- languageId is the detected filetype from the start, and never changes:
+-- hashline-ls treats every language alike.
+local language_ids = {}
+
+local function language_id(buf, filetype)
+  if language_ids[buf] == nil then
+    local detected
+    if has("0.8") then
+      local ok, ft = pcall(vim.filetype.match, { buf = buf })
+      detected = ok and ft or nil
+    end
+    language_ids[buf] = detected or filetype or ""
+  end
+  return language_ids[buf]
+end
+
+vim.api.nvim_create_autocmd("BufWipeout", {
+  group = vim.api.nvim_create_augroup("hashline.client", { clear = true }),
+  callback = function(args)
+    language_ids[args.buf] = nil
+  end,
+})
+
 --- The client configuration handed to Neovim's LSP client.
 function M.client_config()
   state.root = state.root or resolve_root()
@@ -268,10 +306,13 @@ function M.client_config()
     -- Named by its path, as Neovim names the folders it makes: 0.8 to 0.10
     -- reuse a running client only for a folder whose name is the root.
     workspace_folders = { { uri = vim.uri_from_fname(state.root), name = state.root } },
-    -- saveDocument tells the server this client implements the request.
-    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true }) },
+    -- What this client does beyond the protocol: it answers
+    -- hashline/saveDocument and hashline/flush, and checks the version of
+    -- every edit itself (Neovim's own check skips version 0).
+    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true, flush = true }) },
     settings = { hashline = settings },
     flags = config.values.flags,
+    get_language_id = language_id,
     handlers = M.handlers,
     on_attach = config.values.on_attach,
     on_init = on_init,
@@ -385,6 +426,7 @@ function M._on_buffer(buf)
     M.attach(buf)
   end
 end
+
 
 -- Called by hashline.hooks on BufEnter.
 function M._on_enter(buf)

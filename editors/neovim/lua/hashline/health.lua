@@ -83,6 +83,25 @@ function M.check()
     })
   end
 
+  -- The server's copy of each attached buffer, compared by digest: a
+  -- change Neovim sent with the wrong range leaves it behind, and every
+  -- read and edit of it would be judged against text the buffer does not
+  -- hold.
+  local status = require("hashline.status")
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if hl.is_attached(b) then
+      local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ":~:.")
+      local why = status.compare(b)
+      if why then
+        h.error(string.format("buffer %d (%s): %s", b, name, why), {
+          "Save it, then restart the client (:lua vim.lsp.stop_client(require('hashline').client().id)) and :edit the file again",
+        })
+      else
+        h.ok(string.format("buffer %d (%s): the server holds the buffer's text", b, name))
+      end
+    end
+  end
+
   -- The server counts positions in the encoding it announced; the client
   -- must count in the same one, or every range after a non-ASCII
   -- character lands in the wrong place.

@@ -39,6 +39,48 @@ local function cmd_source(cmd)
   return "found on PATH"
 end
 
+-- The text of a buffer as Neovim's LSP client sends it: its lines joined
+-- by the file format's line ending, with one at the end unless 'eol' is
+-- off.
+local function full_text(buf)
+  local eol = ({ dos = "\r\n", mac = "\r" })[vim.bo[buf].fileformat] or "\n"
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, true), eol)
+  if vim.bo[buf].eol then
+    text = text .. eol
+  end
+  return text
+end
+
+--- Compares what the server holds of buf with the buffer, by digest: nil
+--- when they agree, else why not. A request first flushes the changes
+--- Neovim holds back, so a buffer being typed in compares too.
+function M.compare(buf)
+  local c = client.client()
+  if not c then
+    return "the server is not running"
+  end
+  local params = { uri = vim.uri_from_bufnr(buf) }
+  local res, err
+  if client.has("0.11") then
+    res, err = c:request_sync("hashline/documentDigest", params, 2000, buf)
+  else
+    res, err = c.request_sync("hashline/documentDigest", params, 2000, buf)
+  end
+  if not res or res.err or type(res.result) ~= "table" then
+    return "the server did not answer: " .. tostring(err or (res and res.err and res.err.message))
+  end
+  local d = res.result
+  if not d.open then
+    return "the server does not hold it open"
+  end
+  local text = full_text(buf)
+  if d.sha256 ~= vim.fn.sha256(text) then
+    return string.format("the server's copy differs from the buffer (%d bytes at version %d; the buffer has %d bytes at version %s)",
+      d.bytes, d.version, #text, tostring(require("hashline.apply").version_of(buf)))
+  end
+  return nil
+end
+
 --- What :HashlineInfo shows, as a table.
 function M.info()
   local c = client.client()

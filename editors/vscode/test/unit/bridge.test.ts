@@ -6,14 +6,19 @@ import { describe, it } from 'node:test';
 
 import { endpointLine, saveDocument, type SavableDocument } from '../../src/bridge';
 
-function doc(fsPath: string, isDirty: boolean, saves: boolean | Error): SavableDocument & { saved: number } {
+// typedDuringSave makes the person type while the save runs: the version
+// moves and the document stays dirty.
+function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false): Omit<SavableDocument, 'version'> & { version: number; saved: number } {
   const d = {
     uri: { fsPath },
     isDirty,
+    version: 7,
     saved: 0,
     async save() {
       d.saved++;
       if (saves instanceof Error) throw saves;
+      if (typedDuringSave) d.version++;
+      else d.isDirty = !saves;
       return saves;
     },
   };
@@ -35,6 +40,18 @@ describe('saveDocument', () => {
     const a = doc('/ws/a.py', false, true);
     assert.deepEqual(await saveDocument({ uri: 'file:///ws/a.py' }, [a], fsPathOf), { saved: true });
     assert.equal(a.saved, 0);
+  });
+
+  it('saves only the version the edit left', async () => {
+    const a = doc('/ws/a.py', true, true);
+    assert.deepEqual(await saveDocument({ uri: 'file:///ws/a.py', version: 7 }, [a], fsPathOf), { saved: true });
+    const typed = doc('/ws/a.py', true, true);
+    typed.version = 8;
+    const typedAnswer = { saved: false, reason: 'the document changed after the edit landed (typing that is not saved)' };
+    assert.deepEqual(await saveDocument({ uri: 'file:///ws/a.py', version: 7 }, [typed], fsPathOf), typedAnswer);
+    assert.equal(typed.saved, 0);
+    const during = doc('/ws/a.py', true, true, true);
+    assert.deepEqual(await saveDocument({ uri: 'file:///ws/a.py', version: 7 }, [during], fsPathOf), typedAnswer);
   });
 
   it('says why when it cannot save', async () => {
