@@ -26,7 +26,7 @@ type ReadArgs struct {
 	Symbol string `json:"symbol"`
 }
 
-// ReadResult is the result of hashline.read (§5.1).
+// ReadResult is the result of hashline.read (docs/contract.md §5.1).
 type ReadResult struct {
 	OK         bool   `json:"ok"`
 	Content    string `json:"content"`

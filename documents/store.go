@@ -210,7 +210,7 @@ func (s *Store) Get(path string) (Doc, bool) {
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
-// one, else the disk (DESIGN §2). The buffer's text is one hashline.Text
+// one, else the disk (docs/design.md §2.3). The buffer's text is one hashline.Text
 // per version, indexed and hashed at most once.
 func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
 	return s.LiveKnown(ctx, abs, nil)

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file is the second anchor style (DESIGN §7): kli's per-line anchors
+// This file is the second anchor style (docs/contract.md §17): kli's per-line anchors
 // LINE:HH and its patch language. Each anchor carries the hash of the line
 // it names, so a patch proves itself line by line against the live text,
 // without a whole-file tag and without drift recovery, as kli does.
@@ -62,7 +62,7 @@ type LineAnchor struct {
 func (a LineAnchor) String() string { return fmt.Sprintf("%d:%s", a.Line, a.Hash) }
 
 // Problem is one thing wrong with a patch. A patch gathers all of them
-// across all its files before it refuses (DESIGN §7).
+// across all its files before it refuses (docs/contract.md §17.3).
 type Problem struct {
 	Path    string `json:"path,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -355,7 +355,7 @@ func (pl *patchPlanner) checkOverlaps() {
 }
 
 // showable reports whether read shows line in full, so a patch may replace
-// it (§4.3: a clipped line was never displayed).
+// it (docs/contract.md §5.3: a clipped line was never displayed).
 func showable(line string) bool {
 	if !utf8.ValidString(line) {
 		return false

@@ -9,7 +9,7 @@ import (
 // text: old line i (1-based) is new line at[i], or 0 when it changed or
 // went. It comes from a line diff, so every pair it holds is two equal
 // lines; whether a pair is the right one among duplicates is what context
-// validation (§10 step 4) and the slide check have to prove.
+// validation (docs/contract.md §13.1 step 7) and the slide check have to prove.
 type lineMap struct {
 	at  []int // indexed by old line; at[0] unused
 	rev []int // indexed by new line: the old line, or 0
@@ -180,12 +180,12 @@ type drift struct {
 	lines *lineMap
 }
 
-// recoverDrift is branch C (§10): it proves that every anchor still maps to
+// recoverDrift is branch C (docs/contract.md §13): it proves that every anchor still maps to
 // one unchanged region of the live text, all by one offset, and replays the
 // ops there. It never edits the snapshot and writes that. When the tag names
 // several texts (a collision), all of them are tried and any disagreement
 // declines. Once the anchors are proven, the tag is not what is wrong, so a
-// register failure of the clipboard pre-pass is returned as itself (§8.3).
+// register failure of the clipboard pre-pass is returned as itself (docs/contract.md §13.1 step 8).
 func (g *gate) recoverDrift(versions []*Snapshot) (drift, error) {
 	var (
 		plan   *Plan
@@ -297,7 +297,7 @@ func isHeadGap(prog *program, op int) bool {
 
 func isEndGap(prog *program, op int) bool { return prog.ops[op].Loc.Kind == LocEnd }
 
-// anchorsHold runs §10 steps 3 to 5: every anchor unchanged and surely
+// anchorsHold runs docs/contract.md §13.1 steps 5 to 7: every anchor unchanged and surely
 // paired, proven by its neighbours, and all of them moved by one offset.
 func (r *recovery) anchorsHold(prog *program) bool {
 	var set LineSet
@@ -354,7 +354,7 @@ func (r *recovery) anchorsHold(prog *program) bool {
 			}
 		}
 	}
-	// Context (§10 step 4), judged per run of adjacent anchors, whose
+	// Context (docs/contract.md §13.1 step 7), judged per run of adjacent anchors, whose
 	// nearest non-anchor lines are the ones just outside the run. A run
 	// whose text occurs once in each file can only be where it was paired,
 	// so one neighbour suffices; a repeated one needs both.
@@ -412,7 +412,7 @@ func occursOnce(text, pat []int32) bool {
 	return found == 1
 }
 
-// warnings name the cause of the drift (§10 table).
+// warnings name the cause of the drift (docs/contract.md §13.2).
 func (r *recovery) warnings(g *gate) []Warning {
 	var w []Warning
 	versions := g.s.store.Versions(g.req.Path)

@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-// Header returns the section header "[path#TAG]" (§5.1).
+// Header returns the section header "[path#TAG]" (docs/contract.md §5.1).
 func Header(display string, tag Tag) string { return "[" + display + "#" + string(tag) + "]" }
 
 // View is a rendered window of a file: the header, then one "N:text" row per
@@ -17,7 +17,7 @@ func Header(display string, tag Tag) string { return "[" + display + "#" + strin
 type View struct {
 	Content string
 	// Seen holds the rows displayed in full; clipped rows are left out
-	// (§4.3), because the model never saw their tails.
+	// (docs/contract.md §5.3), because the model never saw their tails.
 	Seen *LineSet
 	// First and Last are the window's lines (Last < First when empty).
 	First, Last int
@@ -32,7 +32,7 @@ const (
 	// AnchorTag rows are "N:text"; the header's tag vouches for them.
 	AnchorTag Anchors = iota
 	// AnchorLine rows are kli's "N:HH|text", HH the line's own hash
-	// (DESIGN §7), for patches that anchor on each line.
+	// (docs/contract.md §17.1), for patches that anchor on each line.
 	AnchorLine
 )
 
@@ -280,7 +280,7 @@ var (
 )
 
 // StripPasted removes what a model copies from read output into content it
-// writes (§5.3): a leading [path#TAG] header, and "N:" prefixes when every
+// writes (docs/contract.md §16.3): a leading [path#TAG] header, and "N:" prefixes when every
 // line carries one and they count up by one. Anything less regular is left
 // alone, because a line that merely starts with digits and a colon is
 // content. It returns a warning for each thing it removed.

@@ -9,9 +9,9 @@ import (
 const MaxSessions = 32
 
 // Session is what one assistant accumulates: the snapshots it was shown,
-// its named registers, and its repeat guard (DESIGN §3). Its methods are
+// its named registers, and its repeat guard (docs/contract.md §2.1). Its methods are
 // safe for concurrent use. Serializing a session's mutations from gate to
-// commit (§13.3) is the caller's: the core holds no lock across calls.
+// commit (docs/design.md §4.3) is the caller's: the core holds no lock across calls.
 type Session struct {
 	mu    sync.Mutex // guards store, regs and guard
 	store *Store
@@ -71,7 +71,7 @@ func (s *Session) Forget(path string) {
 }
 
 // Fail counts a failed mutation of path in turn against the repeat guard;
-// it may mark err terminal (§9.3).
+// it may mark err terminal (docs/contract.md §15.2).
 func (s *Session) Fail(path, turn, kind string, err *Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -80,7 +80,7 @@ func (s *Session) Fail(path, turn, kind string, err *Error) {
 
 // Commit records what an edit's write left in the file: landed is the text
 // the file holds now, recorded at path with every line seen, because the
-// session authored it (§4.3). It also keeps the call's named captures and
+// session authored it (docs/contract.md §5.3). It also keeps the call's named captures and
 // clears the path's repeat count. For REM, landed is nil.
 func (s *Session) Commit(p *Plan, path string, landed *Text) {
 	s.mu.Lock()
@@ -100,7 +100,7 @@ func (s *Session) Commit(p *Plan, path string, landed *Text) {
 }
 
 // RecordLanded records what a write left in the file: the lines that are
-// what the session wrote count as seen (§4.3: it authored them); lines a
+// what the session wrote count as seen (docs/contract.md §5.3: it authored them); lines a
 // formatter or the user changed on the way did not come from the session,
 // and must be read like any other.
 func (s *Session) RecordLanded(path string, intended, landed *Text) {
@@ -223,7 +223,7 @@ func (ss *Sessions) End(name string) bool {
 	return ok
 }
 
-// Clear drops every session, as a workspace change requires (DESIGN §2).
+// Clear drops every session, as a workspace change requires (docs/contract.md §2.1).
 func (ss *Sessions) Clear() {
 	ss.mu.Lock()
 	n := len(ss.m)
@@ -243,7 +243,7 @@ func (ss *Sessions) Len() int {
 }
 
 // RecoverPath finds the file an edit meant when its path names no file
-// (§9.2): the one path this session recorded whose base name is base and
+// (docs/contract.md §14): the one path this session recorded whose base name is base and
 // which has a version tagged tag. The authored path itself is excluded, so
 // a deleted file cannot recover onto its own history; a tie finds nothing.
 func (s *Session) RecoverPath(base string, tag Tag, authored string) (string, bool) {
@@ -268,7 +268,7 @@ func (s *Session) RecoverPath(base string, tag Tag, authored string) (string, bo
 }
 
 // HasRead reports whether the session recorded anything of path: kli's
-// read-before-edit check (DESIGN §7).
+// read-before-edit check (docs/contract.md §17.3).
 func (s *Session) HasRead(path string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

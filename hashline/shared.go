@@ -24,7 +24,7 @@ type sharedText struct {
 const largeText = 64 << 10
 
 // sharedTexts indexes the retained texts by the digest the store computes
-// anyway. A digest sets trailing whitespace aside (§3.1), so a hit is
+// anyway. A digest sets trailing whitespace aside (docs/contract.md §3.2), so a hit is
 // shared only when the text is the same too; otherwise the newer text
 // takes the entry and the older stays with the snapshots that hold it.
 var sharedTexts = struct {

@@ -2,17 +2,17 @@ package hashline
 
 import "strings"
 
-// Snapshot is one version of a file as a session was shown it (§4.1).
+// Snapshot is one version of a file as a session was shown it (docs/contract.md §6.1).
 type Snapshot struct {
 	// Text is the normalized text (LF, no BOM, trailing whitespace kept).
-	// It is empty when the file was too large to retain (§4.4); the tag,
+	// It is empty when the file was too large to retain (docs/contract.md §6.3); the tag,
 	// digest and seen lines are still kept, so version and provenance
 	// checks work, but recovery does not.
 	Text     string
 	Retained bool
 	Tag      Tag
 	// Digest identifies the text: two recordings are one version only when
-	// their digests are equal, never on tag equality alone (§3.3).
+	// their digests are equal, never on tag equality alone (docs/contract.md §3.4).
 	Digest Digest
 	Lines  int
 	// Seen holds the lines displayed in full. Never nil in the store; a
@@ -24,14 +24,14 @@ type Snapshot struct {
 }
 
 // Store is one session's snapshot store: canonical path → versions, newest
-// first, within the bounds of §4.4. It is not safe for concurrent use; the
+// first, within the bounds of docs/contract.md §6.3. It is not safe for concurrent use; the
 // Session that owns it serializes access.
 type Store struct {
 	paths map[string]*history
 	bytes int // retained text across all paths
 	clock uint64
 	// aged remembers the tags the bounds pushed out, per path: such a tag
-	// degrades to a version check (§4.1) instead of being unknown.
+	// degrades to a version check (docs/contract.md §6.5) instead of being unknown.
 	aged map[string]map[Tag]bool
 }
 
@@ -74,7 +74,7 @@ func (s *Store) tick() uint64 { s.clock++; return s.clock }
 
 // Record stores t for path with the lines in seen marked as displayed, and
 // returns the snapshot that now holds them. A version with the same digest is
-// promoted and its seen lines unioned (read fusion, §4.2); anything else is a
+// promoted and its seen lines unioned (read fusion, docs/contract.md §6.2); anything else is a
 // new version at the head.
 func (s *Store) Record(path string, t *Text, seen *LineSet) *Snapshot {
 	if seen == nil {

@@ -11,7 +11,7 @@ import (
 const bom = "\uFEFF"
 
 // Text is one version of a file: its bytes exactly as held, and where each
-// line lies in them (§3.1).
+// line lies in them (docs/contract.md §3.1).
 //
 // A line ends at LF, CRLF or a lone CR, the three endings LSP positions
 // count, so line N here is line N-1 in every editor. The ending is not part
@@ -66,7 +66,7 @@ type lines struct {
 }
 
 // Digest is the SHA-256 of the text normalized for hashing: BOM dropped,
-// endings as LF, trailing [ \t] cut from every line (§3.1 step 3). Two texts
+// endings as LF, trailing [ \t] cut from every line (docs/contract.md §3.2). Two texts
 // with one Digest differ at most in those three respects, which is exactly
 // what a reader of numbered lines cannot see.
 type Digest [sha256.Size]byte
@@ -300,10 +300,10 @@ func (t *Text) Raw() string { return t.raw }
 // Size is the length of the raw bytes.
 func (t *Text) Size() int { return len(t.raw) }
 
-// Tag is the 4-hex tag of the whole text (§3.2).
+// Tag is the 4-hex tag of the whole text (docs/contract.md §3.3).
 func (t *Text) Tag() Tag { return tagOf(t.Digest()) }
 
-// Digest identifies the text up to the differences §3.1 sets aside.
+// Digest identifies the text up to the differences docs/contract.md §3.2 sets aside.
 func (t *Text) Digest() Digest {
 	if st := t.digest.Load(); st != nil {
 		return st.d
