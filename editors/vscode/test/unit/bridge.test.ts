@@ -8,7 +8,8 @@ import { endpointLine, saveDocument, type SavableDocument } from '../../src/brid
 
 // typedDuringSave makes the person type while the save runs: the version
 // moves and the document stays dirty.
-function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false): SavableDocument & { saved: number } {
+// version is writable here: a test moves it as typing would.
+function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false): SavableDocument & { saved: number; version: number } {
   const d = {
     uri: { fsPath },
     isDirty,
