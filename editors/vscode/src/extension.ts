@@ -91,7 +91,17 @@ async function startClient(): Promise<void> {
   };
   const c = new LanguageClient('hashline', 'Hashline', serverOptions, clientOptions);
   client = c;
-  c.onRequest(SAVE_DOCUMENT, (p: SaveParams) => saveDocument(p, vscode.workspace.textDocuments, (uri) => vscode.Uri.parse(uri, true).fsPath));
+  c.onRequest(SAVE_DOCUMENT, (p: SaveParams) =>
+    saveDocument(
+      p,
+      vscode.workspace.textDocuments,
+      (uri) => vscode.Uri.parse(uri, true).fsPath,
+      (doc) => vscode.workspace.fs.readFile(vscode.Uri.file(doc.uri.fsPath)).then(
+        (b) => b,
+        () => undefined,
+      ),
+    ),
+  );
   try {
     await c.start();
     notRunning = '';
