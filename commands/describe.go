@@ -42,13 +42,18 @@ func Tools() []Tool {
 	return []Tool{
 		{
 			Name: "hashline_read", Command: "hashline.read", DisplayName: "Read file (hashline)",
-			Description: "Read a file as numbered lines under a [path#TAG] header. Lines are numbered as in the file; the TAG names this exact version of the whole file and is what hashline_edit needs. Reads the editor's live buffer when the file is open, including unsaved changes.",
+			Description: "Read a file as numbered lines under a [path#TAG] header. Lines are numbered as in the file; the TAG names this exact version of the whole file and is what hashline_edit needs. Reads the editor's live buffer when the file is open, including unsaved changes. " +
+				"For a large file, read its outline (view \"outline\": one row per declaration with its line range) and then only the declaration you need (symbol): both are under the same TAG, and the lines they show can be edited at once.",
 			InputSchema: obj([]string{"path"}, map[string]any{
 				"path":   str(pathDesc),
-				"offset": integer("First line to show (1-based). Default 1.", 1),
-				"limit":  integer(fmt.Sprintf("Most lines to show. Default %d.", defaultLimit), 1),
+				"offset": integer("First line to show (1-based). Default 1. With view outline: the first line whose declarations are listed.", 1),
+				"limit":  integer(fmt.Sprintf("Most lines to show. Default %d. With view outline: how many lines from offset to list the declarations of.", defaultLimit), 1),
 				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
 					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, where HH is the line's own hash, for hashline_patch."},
+				"view": map[string]any{"type": "string", "enum": []any{ViewLines, ViewOutline},
+					"description": "lines (default): the numbered lines. outline: one row per declaration (function, method, class, type, heading, top-level key), nested, as \"Start-End kind name\" and the declaration's own line as N:text; Start-End is exactly what PUT Start*: replaces, doc comments and decorators included. A nested row gives its name within the row above it (read it as Class.method; a heading as its text)."},
+				"symbol": map[string]any{"type": "string", "minLength": 1,
+					"description": "Read only this declaration's lines, doc comment and decorators included, under the whole file's TAG: a qualified name (Server.handle, Class.method, a heading's text, a top-level key) or a bare name. PUT Start*: on its first line then replaces it. Not with offset or limit."},
 			}),
 		},
 		{
@@ -59,10 +64,10 @@ func Tools() []Tool {
 				"pattern": map[string]any{"type": "string", "minLength": 1, "description": "Regular expression in RE2 syntax (Go regexp: no lookaround or backreferences), matched against each line without its ending."},
 				"path":    str("File or folder to search: relative to the workspace folder, absolute inside it, or a file:// URI. Default: the whole workspace. A file named here is searched even where .gitignore or glob would leave it out."),
 				"glob":    str("Only search files whose workspace-relative path matches this glob, e.g. **/*.go or src/**. A glob without / matches file names at any depth."),
-				"mode": map[string]any{"type": "string", "enum": []any{GrepContent, GrepFilesWithMatches, GrepCount},
-					"description": "content (default): the matching lines. filesWithMatches: only the files that match. count: the number of matching lines per file. Only content mode shows lines that can be edited without a read."},
+				"mode": map[string]any{"type": "string", "enum": []any{GrepContent, GrepFilesWithMatches, GrepCount, GrepSymbols},
+					"description": "content (default): the matching lines. filesWithMatches: only the files that match. count: the number of matching lines per file. symbols: where declarations whose name matches the pattern are defined, as path:Start-End kind qualified.name under each file's [path#TAG] (the pattern is matched against the declared name alone, e.g. ^handle$ for Server.handle); read one with hashline_read and symbol. Only content mode shows lines that can be edited without a read."},
 				"ignoreCase": map[string]any{"type": "boolean", "description": "Match letters in either case. Default false."},
-				"maxResults": integer(fmt.Sprintf("Most results: matching lines in content mode, files in the other modes. Default %d.", defaultMaxResults), 1),
+				"maxResults": integer(fmt.Sprintf("Most results: matching lines in content mode, declarations in symbols mode, files in the other modes. Default %d.", defaultMaxResults), 1),
 				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
 					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, for hashline_patch."},
 			}),
@@ -157,6 +162,16 @@ N is the line's number in the file; TAG names this exact version of the whole fi
 An edit names lines by those numbers and gives only new content. It is checked against
 the file as it is now: if the file changed, or you were never shown a line you touch,
 nothing is written and the error says what to do.
+
+## Reading less
+
+For a large file, or to change one function, read the outline first: hashline_read
+with view "outline" lists one row per declaration, "Start-End kind name" and its own
+line as N:text; a nested row names its symbol within the row above it. Then read
+only what you change with symbol (a qualified name such as Server.handle): its lines
+count as shown, so PUT Start*: replaces exactly them, doc comment included. Both are
+under the file's one TAG. hashline_grep with mode "symbols" finds where a name is
+declared across the workspace.
 
 ## Ops
 

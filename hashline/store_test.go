@@ -431,3 +431,32 @@ func wantCode(t *testing.T, err error, code hashline.Code) *hashline.Error {
 	}
 	return he
 }
+
+// A person typing makes every read a new version; a read from before a
+// burst of them still places an edit of lines the typing left alone, and
+// one pushed out of the store is called too old.
+func TestReadOutlivesTypingBurst(t *testing.T) {
+	t.Parallel()
+	s := hashline.NewSession()
+	text := "a = 1\nb = 2\nc = 3\n"
+	first := hashline.NewText(text)
+	s.Read("f", "f", first, 1, first.Len()+1)
+	for i := 0; i < hashline.MaxVersionsPerPath-1; i++ {
+		text += fmt.Sprintf("typed %d\n", i)
+		now := hashline.NewText(text)
+		s.Read("f", "f", now, 1, now.Len()+1)
+	}
+	live := hashline.NewText("x\n" + text)
+	req := hashline.EditRequest{Path: "f", Display: "f", Names: []string{"f"}, Tag: string(first.Tag()), Ops: "PUT 2.=2:\n+b = 20"}
+	p, err := s.Plan(req, live)
+	if err != nil || !strings.Contains(p.New.Raw(), "\nb = 20\n") {
+		t.Fatalf("plan with the first read's tag after %d more reads: %v", hashline.MaxVersionsPerPath-1, err)
+	}
+	// One more version pushes the first read out.
+	more := hashline.NewText(text + "one more\n")
+	s.Read("f", "f", more, 1, more.Len()+1)
+	_, err = s.Plan(req, live)
+	if he := hashline.AsError(err); he == nil || he.Code != hashline.CodeTagUnknown || !strings.Contains(he.Message, "is too old") {
+		t.Fatalf("plan with a read pushed out: %v, want EDIT_TAG_UNKNOWN saying the read is too old", err)
+	}
+}

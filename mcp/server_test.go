@@ -243,7 +243,7 @@ func TestArgumentsCheckedByTheServer(t *testing.T) {
 		{"hashline_edit", map[string]any{"path": "f.txt", "tag": "ABCD", "ops": "CUT 1.=1", "turn": "t1"}, "INVALID_ARGUMENT", "turn"},
 		{"hashline_read", map[string]any{"path": "../outside.txt"}, "PATH_OUTSIDE_WORKSPACE", "path"},
 		{"hashline_read", map[string]any{"path": existing}, "PATH_OUTSIDE_WORKSPACE", "path"},
-		{"hashline_read", map[string]any{"path": "file://" + existing}, "PATH_OUTSIDE_WORKSPACE", "path"},
+		{"hashline_read", map[string]any{"path": "file://" + filepath.ToSlash(existing)}, "PATH_OUTSIDE_WORKSPACE", "path"},
 		{"hashline_write", map[string]any{"path": created, "content": "x"}, "PATH_OUTSIDE_WORKSPACE", "path"},
 	} {
 		t.Run(fmt.Sprintf("%s %v", tc.tool, tc.args), func(t *testing.T) {

@@ -136,27 +136,6 @@ func (c *Client) Lua(code string, args ...any) (any, error) {
 	return c.Call("nvim_exec_lua", code, args)
 }
 
-// Lines returns every line of buffer buf (0: the current one).
-func (c *Client) Lines(buf int) ([]string, error) {
-	v, err := c.Lua("return vim.api.nvim_buf_get_lines(...)", buf, 0, -1, false)
-	if err != nil {
-		return nil, err
-	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("nvimrpc: lines: got %T", v)
-	}
-	out := make([]string, len(list))
-	for i, l := range list {
-		s, ok := l.(string)
-		if !ok {
-			return nil, fmt.Errorf("nvimrpc: line %d: got %T", i+1, l)
-		}
-		out[i] = s
-	}
-	return out, nil
-}
-
 // Int converts an integer Neovim sent, whatever width msgpack gave it.
 func Int(v any) (int64, bool) {
 	switch n := v.(type) {

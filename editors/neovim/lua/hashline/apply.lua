@@ -29,23 +29,21 @@ function M.left_at(buf)
   return left[buf]
 end
 
+-- The text edits of an edit, each with the buffer that holds its file now
+-- (nil when none is loaded).
 local function text_documents(params)
   local out = {}
   local changes = type(params.edit) == "table" and params.edit.documentChanges
   for _, ch in ipairs(type(changes) == "table" and changes or {}) do
     if ch.kind == nil and type(ch.textDocument) == "table" and type(ch.textDocument.uri) == "string" then
-      table.insert(out, ch)
+      local buf = vim.fn.bufnr(vim.uri_to_fname(ch.textDocument.uri))
+      if buf <= 0 or not vim.api.nvim_buf_is_loaded(buf) then
+        buf = nil
+      end
+      table.insert(out, { change = ch, buf = buf, edits = #(type(ch.edits) == "table" and ch.edits or {}) })
     end
   end
   return out
-end
-
-local function loaded_buffer(uri)
-  local buf = vim.fn.bufnr(vim.uri_to_fname(uri))
-  if buf > 0 and vim.api.nvim_buf_is_loaded(buf) then
-    return buf
-  end
-  return nil
 end
 
 -- Neovim checks an edit's version only when it is above 0 (its didOpen is
@@ -55,16 +53,15 @@ end
 -- take positions counted in older text. An unversioned edit was made
 -- against the file on disk, which a buffer with unsaved changes is not.
 local function stale(params)
-  for _, ch in ipairs(text_documents(params)) do
-    local buf = loaded_buffer(ch.textDocument.uri)
-    local want = ch.textDocument.version
-    local name = vim.uri_to_fname(ch.textDocument.uri)
+  for _, d in ipairs(text_documents(params)) do
+    local want = d.change.textDocument.version
+    local name = vim.uri_to_fname(d.change.textDocument.uri)
     if want ~= nil and want ~= vim.NIL then
-      local now = buf and version_of(buf)
+      local now = d.buf and version_of(d.buf)
       if now ~= want then
         return string.format("%s changed after hashline-ls checked the edit (the edit is for version %s, the buffer is at %s)", name, tostring(want), tostring(now))
       end
-    elseif buf and vim.bo[buf].modified and #(ch.edits or {}) > 0 then
+    elseif d.buf and vim.bo[d.buf].modified and d.edits > 0 then
       return string.format("%s has unsaved changes in Neovim, and the edit was made against the file on disk", name)
     end
   end
@@ -75,10 +72,9 @@ end
 -- applied: a buffer whose tick did not move was skipped.
 local function ticks(params)
   local out = {}
-  for _, ch in ipairs(text_documents(params)) do
-    local buf = loaded_buffer(ch.textDocument.uri)
-    if buf and #(ch.edits or {}) > 0 then
-      out[buf] = vim.api.nvim_buf_get_changedtick(buf)
+  for _, d in ipairs(text_documents(params)) do
+    if d.buf and d.edits > 0 then
+      out[d.buf] = vim.api.nvim_buf_get_changedtick(d.buf)
     end
   end
   return out
@@ -95,10 +91,9 @@ end
 
 -- note_left records the version the edit left each of its buffers at.
 local function note_left(params)
-  for _, ch in ipairs(text_documents(params)) do
-    local buf = loaded_buffer(ch.textDocument.uri)
-    if buf then
-      left[buf] = version_of(buf)
+  for _, d in ipairs(text_documents(params)) do
+    if d.buf then
+      left[d.buf] = version_of(d.buf)
     end
   end
 end
