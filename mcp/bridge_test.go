@@ -224,6 +224,45 @@ func TestBridgeSaveRefused(t *testing.T) {
 	}
 }
 
+// The person types the moment the save is written: the disk holds what
+// the edit left, the buffer that and the typing, and the answer says the
+// file is saved (the disk is looked at, not only the buffer).
+func TestBridgeTypingAfterTheSave(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		saving lsptest.SaveBehaviour
+		disk   string
+	}{
+		{"typing after the write", lsptest.SaveBehaviour{}, strings.Replace(greet, "hello", "hi", 1)},
+		{"a save participant's change, then typing", lsptest.SaveBehaviour{Format: func(s string) string { return strings.ReplaceAll(s, "name", "who") }},
+			"def greet(who):\n    return f\"hi {who}\"\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
+			tc.saving.TypeAfter = func(s string) string { return s + "# typed\n" }
+			e.SetSave(tc.saving)
+			e.Open("greet.py", 1)
+			cs := connect(t, bridgeTo(t, reg, e.Root()))
+			r := sayHi(t, cs)
+			if r.isError {
+				t.Fatalf("edit: %s", r.text)
+			}
+			if got := e.DiskText("greet.py"); got != tc.disk {
+				t.Fatalf("disk %q, want %q", got, tc.disk)
+			}
+			if got := e.BufferText("greet.py"); got != tc.disk+"# typed\n" {
+				t.Fatalf("buffer %q", got)
+			}
+			if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 0 {
+				t.Fatalf("the disk holds the edit, and the answer says it is not saved: %q", ws)
+			}
+			if got := tagOf(t, r.text); got != string(hashline.TagOf(tc.disk)) {
+				t.Fatalf("tag %s, want the saved text's %s", got, hashline.TagOf(tc.disk))
+			}
+		})
+	}
+}
+
 func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
 	e.Open("a.txt", 1)
