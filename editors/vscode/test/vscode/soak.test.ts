@@ -15,16 +15,16 @@
 // The run's figures are printed.
 //
 // HASHLINE_SOAK sets how long the person types (default 10s, inside
-// npm run test:vscode; `HASHLINE_SOAK=60s npm run test:soak` runs this file
-// alone, with the .vsix scripts/package.sh built).
+// npm run test:vscode; `make soak` runs this file alone for 60s, through
+// `scripts/test.sh soak`, which builds the .vsix first).
 //
 // Then the save rule of the bridge: `hashline-ls mcp`, as a terminal agent
 // runs it, is bridged to this window's server; after its edit of a file
 // that had no unsaved changes, VS Code saves the file, a save participant's
 // change included; a file the person typed in the moment the edit landed
 // keeps that typing off the disk, and the answer says what the disk holds.
-// The last two fail today and are marked todo (TYPING_SAVED, DISK_UNSEEN):
-// their figures are printed.
+// Keeping the typing off the disk fails today and is marked todo
+// (TYPING_SAVED): its figures are printed.
 //
 // Screenshots and logs go to editors/vscode/test-results/soak/.
 
@@ -201,11 +201,31 @@ function arraysEqual(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** What the oracle found, and its counts: lines an edit got wrong (a
+ * value, a misplaced or missing insert, a trace of a refused edit, a line
+ * that is nothing it should be), words typed that are not once where and
+ * in the order typed, and words on the disk that were never saved. */
+interface Verdict {
+  problems: string[];
+  wrongWrites: number;
+  lostWords: number;
+  unsavedSaved: number;
+}
+
 /** The oracle: what is wrong with the document and the disk after the
  * soak, given what the person typed and saved and what the agent did. */
-function judge(doc: Doc, disk: string, person: Person, edits: AgentEdit[], diskBad: Set<string>): string[] {
-  const problems: string[] = [];
+function judge(doc: Doc, disk: string, person: Person, edits: AgentEdit[], diskBad: Set<string>): Verdict {
+  const v: Verdict = { problems: [], wrongWrites: 0, lostWords: 0, unsavedSaved: diskBad.size };
+  const problems = v.problems;
   const bad = (s: string) => problems.push(s);
+  const wrong = (s: string) => {
+    v.wrongWrites++;
+    bad(s);
+  };
+  const lost = (s: string, want: string[], got: string[]) => {
+    v.lostWords += want.filter((w) => got.filter((g) => g === w).length !== 1).length || 1;
+    bad(s);
+  };
   // The last edit that landed on each row names its value; every insert
   // that landed sits below its row; the person's words are where typed.
   const lastValue = new Map<number, string>();
@@ -227,18 +247,18 @@ function judge(doc: Doc, disk: string, person: Person, edits: AgentEdit[], diskB
     const m = ROW.exec(l);
     if (m) {
       const n = Number(m[1]);
-      if (n !== seenRow + 1) bad(`line ${i + 1} is row ${n} after row ${seenRow}`);
+      if (n !== seenRow + 1) wrong(`line ${i + 1} is row ${n} after row ${seenRow}`);
       seenRow = n;
       const want = lastValue.get(n) ?? String(n);
-      if (m[2] !== want) bad(`row ${n} holds ${m[2]}, want ${want} (the last edit of it that was reported done)`);
+      if (m[2] !== want) wrong(`row ${n} holds ${m[2]}, want ${want} (the last edit of it that was reported done)`);
       rowWords.set(n, [...(rowWords.get(n) ?? []), ...m[3].replace(/#/g, '').split(/\s+/).filter(Boolean)]);
       return;
     }
     if (AGENT.test(l)) {
       const row = inserted.get(l);
-      if (row === undefined) bad(`line ${i + 1} ${JSON.stringify(l)} is an insert that was refused, or never made`);
-      else if (seenInsert.has(l)) bad(`line ${i + 1} ${JSON.stringify(l)} is there twice`);
-      else if (seenRow !== row) bad(`line ${i + 1} ${JSON.stringify(l)} sits below row ${seenRow}, want below row ${row}`);
+      if (row === undefined) wrong(`line ${i + 1} ${JSON.stringify(l)} is an insert that was refused, or never made`);
+      else if (seenInsert.has(l)) wrong(`line ${i + 1} ${JSON.stringify(l)} is there twice`);
+      else if (seenRow !== row) wrong(`line ${i + 1} ${JSON.stringify(l)} sits below row ${seenRow}, want below row ${row}`);
       seenInsert.add(l);
       return;
     }
@@ -246,24 +266,24 @@ function judge(doc: Doc, disk: string, person: Person, edits: AgentEdit[], diskB
       bottom.push(l);
       return;
     }
-    bad(`line ${i + 1} ${JSON.stringify(l)} is no row, insert or typed word`);
+    wrong(`line ${i + 1} ${JSON.stringify(l)} is no row, insert or typed word`);
   });
-  if (seenRow !== ROWS) bad(`the last row is ${seenRow}, want ${ROWS}`);
-  for (const mark of inserted.keys()) if (!seenInsert.has(mark)) bad(`the insert ${JSON.stringify(mark)} was reported done and is not in the document`);
+  if (seenRow !== ROWS) wrong(`the last row is ${seenRow}, want ${ROWS}`);
+  for (const mark of inserted.keys()) if (!seenInsert.has(mark)) wrong(`the insert ${JSON.stringify(mark)} was reported done and is not in the document`);
   for (const mark of refused) {
-    if (doc.text.includes(mark + '\n') || doc.text.includes(mark + ' ')) bad(`the refused edit ${JSON.stringify(mark)} left a trace`);
+    if (doc.text.includes(mark + '\n') || doc.text.includes(mark + ' ')) wrong(`the refused edit ${JSON.stringify(mark)} left a trace`);
   }
   // Every word once, where and in the order typed.
   const wantBottom = person.tokens.filter((t) => t.row === 0).map((t) => t.word);
-  if (!arraysEqual(bottom, wantBottom)) bad(`the words at the bottom are [${bottom.join(' ')}], want [${wantBottom.join(' ')}]`);
+  if (!arraysEqual(bottom, wantBottom)) lost(`the words at the bottom are [${bottom.join(' ')}], want [${wantBottom.join(' ')}]`, wantBottom, bottom);
   for (let row = 1; row <= ROWS; row++) {
     const want = person.tokens.filter((t) => t.row === row).map((t) => t.word);
     const got = rowWords.get(row) ?? [];
-    if (!arraysEqual(got, want)) bad(`row ${row} ends with the words [${got.join(' ')}], want [${want.join(' ')}]`);
+    if (!arraysEqual(got, want)) lost(`row ${row} ends with the words [${got.join(' ')}], want [${want.join(' ')}]`, want, got);
   }
   if (!doc.isDirty && disk !== doc.text) bad(`the document is not dirty but the disk holds other text:\n${disk}`);
   if (diskBad.size > 0) bad(`the disk held typing that was never saved: ${[...diskBad].sort().join(' ')}`);
-  return problems;
+  return v;
 }
 
 /** The run's figures: edits done and refused by code, keystrokes, the
@@ -369,9 +389,10 @@ async function typingSoak(w: wb.Workbench): Promise<void> {
   doc.isDirty = await tabDirty(page, FILE);
   await page.screenshot({ path: path.join(w.results, 'soak-end.png') });
   fs.writeFileSync(path.join(w.results, 'soak-run.json'), JSON.stringify({ person, edits: agent.edits, doc, extensionHostDirty, disk: readDisk(), diskBad: [...diskBad] }, null, 2));
-  const problems = judge(doc, readDisk(), person, agent.edits, diskBad);
+  const v = judge(doc, readDisk(), person, agent.edits, diskBad);
   console.log(figures(person, agent.edits));
-  assert.deepEqual(problems, [], `the oracle found:\n${problems.join('\n')}\nthe document holds:\n${doc.text}`);
+  console.log(`oracle: ${v.wrongWrites} wrong writes, ${v.lostWords} lost or misplaced words typed, ${v.unsavedSaved} words of unsaved typing on the disk, ${v.problems.length} problems in all`);
+  assert.deepEqual(v.problems, [], `the oracle found:\n${v.problems.join('\n')}\nthe document holds:\n${doc.text}`);
 }
 
 /** The socket the Hashline output says hashline-ls mcp reaches. */
@@ -397,11 +418,6 @@ async function bridgedEdit(agent: McpClient, name: string, ops: string): Promise
 // meanwhile, which the extension host had not heard of when it compared
 // the version, is saved with the edit.
 const TYPING_SAVED = 'known: a key typed in the browser as the save travels is saved with the edit';
-// Known, in the server: after the editor saved, it waits for the disk to
-// hold the buffer, which the person typed on, then warns that the file is
-// not saved and the disk keeps the old text, though the disk holds the
-// edit; and after a save that took typing, says the same.
-const DISK_UNSEEN = 'known: the server says the disk keeps the old text without looking at it';
 
 /** Rounds in which the person types as a bridged edit lands: typed by
  * the test extension the moment the edit shows, and with real keys. */
@@ -602,6 +618,43 @@ function note(o: Outcome): void {
   if (o.answer) rounds.answer.push(o.answer);
 }
 
+// The oracle on documents with one fault each: a judge that finds
+// nothing would let every soak pass.
+test('the soak oracle finds a wrong write, a lost word and unsaved typing on the disk', () => {
+  const rows = numbered(ROWS).split('\n');
+  const text = (edit: (r: string[]) => void) => {
+    const r = [...rows];
+    edit(r);
+    return r.join('\n');
+  };
+  const person = { tokens: [{ word: 'p0001', row: 0 }, { word: 'p0002', row: 3 }] } as unknown as Person;
+  const edits: AgentEdit[] = [
+    { kind: 'replace', row: 5, mark: "'a1'", ok: true, took: 1, from: 0, to: 1 },
+    { kind: 'insert', row: 7, mark: 'agent_2 = 2', ok: false, code: 'EDIT_TAG_MISMATCH', took: 1, from: 0, to: 1 },
+  ];
+  const good = text((r) => {
+    r[2] += ' # p0002';
+    r[4] = "line_5 = 'a1'";
+    r.splice(ROWS, 0, 'p0001');
+  });
+  const doc = (t: string): Doc => ({ text: t, version: 1, isDirty: true });
+  const ok = judge(doc(good), '', person, edits, new Set());
+  assert.deepEqual(ok.problems, []);
+  const cases: [string, string, Set<string>, keyof Verdict][] = [
+    ['the edit on the wrong row', good.replace("line_5 = 'a1'", 'line_5 = 5').replace('line_6 = 6', "line_6 = 'a1'"), new Set(), 'wrongWrites'],
+    ['a refused insert that landed', good.replace('line_7 = 7\n', 'line_7 = 7\nagent_2 = 2\n'), new Set(), 'wrongWrites'],
+    ['a word typed that is gone', good.replace(' # p0002', ''), new Set(), 'lostWords'],
+    ['a word twice', good.replace('\np0001\n', '\np0001\np0001\n'), new Set(), 'lostWords'],
+    ['unsaved typing on the disk', good, new Set(['p0001']), 'unsavedSaved'],
+  ];
+  for (const [what, t, diskBad, count] of cases) {
+    const v = judge(doc(t), '', person, edits, diskBad);
+    assert.ok((v[count] as number) > 0 && v.problems.length > 0, `${what}: ${JSON.stringify(v)}`);
+  }
+  const clean = judge({ text: good, version: 1, isDirty: false }, good.replace('p0001', ''), person, edits, new Set());
+  assert.match(clean.problems.join('\n'), /not dirty but the disk holds other text/);
+});
+
 test('VS Code typing soak: a person types in the browser while the language-model tools edit the same rows', { timeout: 360_000 + 2 * soakMs }, async (t) => {
   if (!wb.canRun(t, 'VS Code typing soak')) return;
   const results = wb.resultsDir('soak');
@@ -633,7 +686,7 @@ test('VS Code typing soak: a person types in the browser while the language-mode
     await phase('bridged save: a save participant changes the text, and the edit is saved', bridgedSaveWithParticipant);
     await phase('bridged save: the person types as the edit lands', typingAsBridgedEditLands);
     await phase('bridged save: typing as the edit lands never reaches the disk', check(rounds.disk), TYPING_SAVED);
-    await phase('bridged save: the answer says whether the disk holds the edit', check(rounds.answer), DISK_UNSEEN);
+    await phase('bridged save: the answer says whether the disk holds the edit', check(rounds.answer));
   } finally {
     await w.close(failed);
   }
