@@ -56,12 +56,11 @@ func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed document
 			continue
 		}
 		text, why := v.saveFile(ctx, fc, path, got.Raw())
-		if why != "" {
-			unsaved = append(unsaved, commands.Unsaved{Path: path, Why: why})
-			continue
-		}
 		if text != nil {
 			landed[path] = text
+		}
+		if why != "" {
+			unsaved = append(unsaved, commands.Unsaved{Path: path, Why: why, Written: text != nil})
 		}
 	}
 	return landed, unsaved
@@ -69,7 +68,9 @@ func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed document
 
 // saveFile saves one file that now holds want in the editor, when it
 // should be: it returns the text the file ended with (nil when nothing was
-// saved and nothing needed to be), or why it is left unsaved.
+// saved and nothing needed to be), or why it is left unsaved; both when
+// the editor saved other text than want and said why (a save participant,
+// or typing the editor could not keep out of the save).
 func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want string) (text *hashline.Text, why string) {
 	disk, err := v.s.docs.DiskText(path)
 	switch {
@@ -106,8 +107,11 @@ func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want
 		return nil, fmt.Sprintf("the editor did not save it (%s)", reason)
 	}
 	saved, err := awaitSaved(ctx, v.s.docs, path, disk, want, v.s.landTimeout())
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, fmt.Sprintf("the editor answered that it saved it, but %v", err)
+	case res.Reason != "" && !documents.OnDisk(want, saved.Raw()):
+		return saved, res.Reason
 	}
 	return saved, ""
 }

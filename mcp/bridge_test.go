@@ -263,6 +263,40 @@ func TestBridgeTypingAfterTheSave(t *testing.T) {
 	}
 }
 
+// The editor saved other text than the edit left (a key typed as the save
+// ran went into it) and says so: the answer passes its words on, names the
+// text on disk, and does not call the file unsaved.
+func TestBridgeSavedOtherText(t *testing.T) {
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
+	const why = "a key typed as the save ran is in it"
+	e.SetSave(lsptest.SaveBehaviour{Format: func(s string) string { return s + "# typed\n" }, Reason: why})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	r := sayHi(t, cs)
+	disk := strings.Replace(greet, "hello", "hi", 1) + "# typed\n"
+	if r.isError || e.DiskText("greet.py") != disk {
+		t.Fatalf("edit %s; disk %q", r.text, e.DiskText("greet.py"))
+	}
+	if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 0 {
+		t.Fatalf("the disk holds the edit, and the answer says it is not saved: %q", ws)
+	}
+	line := "warning: greet.py is saved with other text than the edit left (the editor says: " + why + "); the tag returned is of what the disk holds: read the file before editing it again\n"
+	if !strings.Contains(r.text, line) {
+		t.Fatalf("the answer does not pass the editor's words on:\n%s", r.text)
+	}
+	if got := tagOf(t, r.text); got != string(hashline.TagOf(disk)) {
+		t.Fatalf("tag %s, want the disk's %s", got, hashline.TagOf(disk))
+	}
+
+	// The same words with the edit's text on disk: nothing to pass on.
+	e.SetSave(lsptest.SaveBehaviour{Reason: why})
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 3.=3:\n+# kept"})
+	if r.isError || strings.Contains(r.text, "warning:") {
+		t.Fatalf("a save of the edit's own text: %s", r.text)
+	}
+}
+
 func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
 	e.Open("a.txt", 1)
