@@ -416,7 +416,8 @@ async function bridgedEdit(agent: McpClient, name: string, ops: string): Promise
 // no save of one version: a save writes what the browser holds once the
 // request reaches it and the save participants ran, so a key typed there
 // meanwhile, which the extension host had not heard of when it compared
-// the version, is saved with the edit.
+// the version, is saved with the edit. The extension sees it on the disk
+// afterwards and says so, and the edit's answer passes that on.
 const TYPING_SAVED = 'known: a key typed in the browser as the save travels is saved with the edit';
 
 /** Rounds in which the person types as a bridged edit lands: typed by
@@ -508,8 +509,8 @@ interface Round {
 
 /** The round's outcome, and what is wrong with it: the disk must hold
  * the text before the edit or the text the edit left, never more, with
- * the document still dirty; and the answer must say which (not saved, or
- * saved). */
+ * the document still dirty; and the answer must say which (not saved,
+ * saved, or saved with other text than the edit left). */
 interface Outcome {
   name: string;
   disk?: string;
@@ -526,6 +527,9 @@ function outcome(r: Round): Outcome {
     o.disk = shown.replace('%s', what.filter(Boolean).join('; '));
   }
   if (name === 'left unsaved' && !unsaved) o.answer = shown.replace('%s', 'the answer says the file is saved, and the disk keeps the old text');
+  if (name === 'saved the typing' && !/is saved with other text than the edit left/.test(r.answer)) {
+    o.answer = shown.replace('%s', 'the disk holds the edit and typing, and the answer does not say so');
+  }
   if (name !== 'left unsaved' && unsaved) o.answer = shown.replace('%s', `the answer says the disk keeps the old text, and it holds ${name === 'saved the typing' ? 'the edit and typing' : 'the edit'}`);
   return o;
 }
