@@ -80,6 +80,10 @@ func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want
 		return nil, "" // the editor wrote it itself, or applied it on disk
 	case fc.Old != nil && fc.Old.Text != nil && !documents.OnDisk(fc.Old.Text.Raw(), disk):
 		return nil, "its buffer held unsaved changes before this edit, which only the user may save"
+	case fc.New != nil && fc.New.Normalized() != hashline.NewText(want).Normalized():
+		// What landed holds more than the edit: typing that reached the
+		// buffer as the edit landed looks the same as a formatter's change.
+		return nil, "its buffer changed as the edit landed, beyond the edit (typing, or a formatter), which only the user may save"
 	case !v.s.bridge.saves():
 		return nil, "the editor does not offer to save files for hashline-ls (its hashline plugin or extension predates hashline/saveDocument)"
 	}

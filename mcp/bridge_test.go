@@ -297,6 +297,26 @@ func TestBridgeSavedOtherText(t *testing.T) {
 	}
 }
 
+// Typing that reaches the buffer as the edit lands is in what landed: the
+// server cannot tell it from a formatter's change, and saves neither.
+func TestBridgeTypingAsTheEditLandsIsNotSaved(t *testing.T) {
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
+	e.SetBehaviour(lsptest.ApplyBehaviour{Format: func(s string) string { return s + "# typed\n" }, FormatMerged: true})
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	r := sayHi(t, cs)
+	landed := strings.Replace(greet, "hello", "hi", 1) + "# typed\n"
+	if r.isError || e.BufferText("greet.py") != landed {
+		t.Fatalf("edit %s; buffer %q", r.text, e.BufferText("greet.py"))
+	}
+	if got := e.DiskText("greet.py"); got != greet || len(e.Saves()) != 0 {
+		t.Fatalf("disk %q, saves %q: typing the person never saved reached the disk", got, e.Saves())
+	}
+	if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 1 || !strings.Contains(ws[0], "greet.py is not saved: its buffer changed as the edit landed, beyond the edit") {
+		t.Fatalf("warnings: %q", ws)
+	}
+}
+
 func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
 	e.Open("a.txt", 1)
