@@ -224,6 +224,17 @@ func TestBridgeSaveRefused(t *testing.T) {
 	}
 }
 
+// hiIn runs sayHi against a fake editor that saves, set up by set, with
+// greet.py open and clean.
+func hiIn(t *testing.T, set func(e *lsptest.Editor)) (*lsptest.Editor, *sdk.ClientSession, called) {
+	t.Helper()
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
+	set(e)
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	return e, cs, sayHi(t, cs)
+}
+
 // The person types the moment the save is written: the disk holds what
 // the edit left, the buffer that and the typing, and the answer says the
 // file is saved (the disk is looked at, not only the buffer).
@@ -238,12 +249,8 @@ func TestBridgeTypingAfterTheSave(t *testing.T) {
 			"def greet(who):\n    return f\"hi {who}\"\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 			tc.saving.TypeAfter = func(s string) string { return s + "# typed\n" }
-			e.SetSave(tc.saving)
-			e.Open("greet.py", 1)
-			cs := connect(t, bridgeTo(t, reg, e.Root()))
-			r := sayHi(t, cs)
+			e, _, r := hiIn(t, func(e *lsptest.Editor) { e.SetSave(tc.saving) })
 			if r.isError {
 				t.Fatalf("edit: %s", r.text)
 			}
@@ -267,12 +274,10 @@ func TestBridgeTypingAfterTheSave(t *testing.T) {
 // ran went into it) and says so: the answer passes its words on, names the
 // text on disk, and does not call the file unsaved.
 func TestBridgeSavedOtherText(t *testing.T) {
-	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
 	const why = "a key typed as the save ran is in it"
-	e.SetSave(lsptest.SaveBehaviour{Format: func(s string) string { return s + "# typed\n" }, Reason: why})
-	e.Open("greet.py", 1)
-	cs := connect(t, bridgeTo(t, reg, e.Root()))
-	r := sayHi(t, cs)
+	e, cs, r := hiIn(t, func(e *lsptest.Editor) {
+		e.SetSave(lsptest.SaveBehaviour{Format: func(s string) string { return s + "# typed\n" }, Reason: why})
+	})
 	disk := strings.Replace(greet, "hello", "hi", 1) + "# typed\n"
 	if r.isError || e.DiskText("greet.py") != disk {
 		t.Fatalf("edit %s; disk %q", r.text, e.DiskText("greet.py"))
@@ -300,11 +305,9 @@ func TestBridgeSavedOtherText(t *testing.T) {
 // Typing that reaches the buffer as the edit lands is in what landed: the
 // server cannot tell it from a formatter's change, and saves neither.
 func TestBridgeTypingAsTheEditLandsIsNotSaved(t *testing.T) {
-	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
-	e.SetBehaviour(lsptest.ApplyBehaviour{Format: func(s string) string { return s + "# typed\n" }, FormatMerged: true})
-	e.Open("greet.py", 1)
-	cs := connect(t, bridgeTo(t, reg, e.Root()))
-	r := sayHi(t, cs)
+	e, _, r := hiIn(t, func(e *lsptest.Editor) {
+		e.SetBehaviour(lsptest.ApplyBehaviour{Format: func(s string) string { return s + "# typed\n" }, FormatMerged: true})
+	})
 	landed := strings.Replace(greet, "hello", "hi", 1) + "# typed\n"
 	if r.isError || e.BufferText("greet.py") != landed {
 		t.Fatalf("edit %s; buffer %q", r.text, e.BufferText("greet.py"))
