@@ -112,10 +112,12 @@ torture:
 # the same file through hashline-ls mcp and the bridge, 60 s per build, then
 # an oracle on the buffer and the disk; make test runs it for 8 s. The
 # figures (edits done and refused, keystrokes, latency) are in the log.
-# HASHLINE_SOAK sets the length of the same run in code-server.
+# Then the same in code-server, 60 s: a person typing in the browser while
+# the language-model tools edit, and hashline-ls mcp's bridged saves as the
+# person types (make test runs it for 10 s).
 soak:
 	$(GO) test ./e2e/ -run '^TestTypingSoak$$' -count=1 -v -soak 60s -timeout 30m
-	cd editors/vscode && HASHLINE_SOAK=60s npm run test:vscode --silent -- --test-name-pattern soak
+	HASHLINE_SOAK=60s bash editors/vscode/scripts/test.sh soak
 
 # Five minutes of each fuzz target.
 fuzz:

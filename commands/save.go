@@ -20,10 +20,12 @@ type Saver interface {
 }
 
 // Unsaved is a file a Saver left unsaved: the edit is in the editor's
-// buffer only.
+// buffer only. Written marks one the editor saved with other text than
+// the edit left, as Why says in the editor's words.
 type Unsaved struct {
-	Path string // canonical absolute
-	Why  string // a clause, such as "its buffer held unsaved changes"
+	Path    string // canonical absolute
+	Why     string // a clause, such as "its buffer held unsaved changes"
+	Written bool
 }
 
 // save runs the Saver, if there is one, on what cs left, and words a
@@ -38,6 +40,11 @@ func (s *Server) save(ctx context.Context, cs documents.ChangeSet, landed docume
 		name := u.Path
 		if wp, err := s.Roots.Resolve(u.Path); err == nil {
 			name = wp.Rel
+		}
+		if u.Written {
+			out = append(out, hashline.Warning{Kind: hashline.WarnLanded, Message: fmt.Sprintf(
+				"%s is saved with other text than the edit left (the editor says: %s); the tag returned is of what the disk holds: read the file before editing it again", name, u.Why)})
+			continue
 		}
 		out = append(out, hashline.Warning{Kind: hashline.WarnUnsaved, Message: fmt.Sprintf(
 			"%s is not saved: %s; the edit is in the editor's buffer, and the disk keeps the old text until the file is saved there", name, u.Why)})

@@ -53,12 +53,11 @@ func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed document
 			continue
 		}
 		text, why := v.saveFile(ctx, fc, path, got.Raw())
-		if why != "" {
-			unsaved = append(unsaved, commands.Unsaved{Path: path, Why: why})
-			continue
-		}
 		if text != nil {
 			landed[path] = text
+		}
+		if why != "" {
+			unsaved = append(unsaved, commands.Unsaved{Path: path, Why: why, Written: text != nil})
 		}
 	}
 	return landed, unsaved
@@ -66,7 +65,9 @@ func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed document
 
 // saveFile saves one file that now holds want in the editor, when it
 // should be: it returns the text the file ended with (nil when nothing was
-// saved and nothing needed to be), or why it is left unsaved.
+// saved and nothing needed to be), or why it is left unsaved; both when
+// the editor saved other text than want and said why (a save participant,
+// or typing the editor could not keep out of the save).
 func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want string) (text *hashline.Text, why string) {
 	disk, err := v.s.docs.DiskText(path)
 	switch {
@@ -76,6 +77,10 @@ func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want
 		return nil, "" // the editor wrote it itself, or applied it on disk
 	case fc.Old != nil && fc.Old.Text != nil && !documents.OnDisk(fc.Old.Text.Raw(), disk):
 		return nil, "its buffer held unsaved changes before this edit, which only the user may save"
+	case fc.New != nil && fc.New.Normalized() != hashline.NewText(want).Normalized():
+		// What landed holds more than the edit: typing that reached the
+		// buffer as the edit landed looks the same as a formatter's change.
+		return nil, "its buffer changed as the edit landed, beyond the edit (typing, or a formatter), which only the user may save"
 	case !v.s.bridge.saves():
 		return nil, "the editor does not offer to save files for hashline-ls (its hashline plugin or extension predates hashline/saveDocument)"
 	}
@@ -102,38 +107,49 @@ func (v saver) saveFile(ctx context.Context, fc documents.FileChange, path, want
 		}
 		return nil, fmt.Sprintf("the editor did not save it (%s)", reason)
 	}
-	saved, err := awaitSaved(ctx, v.s.docs, path, disk, v.s.landTimeout())
-	if err != nil {
+	saved, err := awaitSaved(ctx, v.s.docs, path, disk, want, v.s.landTimeout())
+	switch {
+	case err != nil:
 		return nil, fmt.Sprintf("the editor answered that it saved it, but %v", err)
+	case res.Reason != "" && !documents.OnDisk(want, saved.Raw()):
+		return saved, res.Reason
 	}
 	return saved, ""
 }
 
 // awaitSaved waits, once the editor answered that it saved path, until the
-// file on disk holds the text of the editor's buffer, and returns that
-// text. A format-on-save changes both, in an order that differs between
-// editors (the buffer's didChange may come before or after the write), so
-// only their agreement counts. A file the store does not hold is taken as
-// saved once the disk no longer holds before, what it held when the save
-// was asked for. bound is how long the save may take.
-func awaitSaved(ctx context.Context, store *documents.Store, path, before string, bound time.Duration) (*hashline.Text, error) {
+// file on disk holds the text of the editor's buffer, or the text the edit
+// left (want), and returns what the disk holds. A format-on-save changes
+// both, in an order that differs between editors (the buffer's didChange
+// may come before or after the write), so only their agreement counts; a
+// person who types on once the save is written moves the buffer past the
+// disk, which then holds what the edit left. A file the store does not
+// hold is taken as saved once the disk no longer holds before, what it
+// held when the save was asked for. bound is how long the save may take;
+// past it, a disk that no longer holds before was written by the editor's
+// save, whatever text it took (a formatter's change and typing both), and
+// that is what the answer names.
+func awaitSaved(ctx context.Context, store *documents.Store, path, before, want string, bound time.Duration) (*hashline.Text, error) {
 	deadline := time.Now().Add(bound)
 	for {
 		disk, err := store.DiskText(path)
 		d, open := store.Get(path)
 		switch {
 		case err != nil:
-		case open && documents.OnDisk(d.Text, disk):
+		case open && documents.OnDisk(d.Text, disk), documents.OnDisk(want, disk):
 			return hashline.NewText(disk), nil
 		case !open && disk != before:
 			return hashline.NewText(disk), nil
 		}
 		wait := time.Until(deadline)
 		if wait <= 0 {
-			if err != nil {
+			switch {
+			case err != nil:
 				return nil, fmt.Errorf("the file cannot be read after the save (%w)", err)
+			case disk != before:
+				return hashline.NewText(disk), nil
 			}
-			return nil, fmt.Errorf("the file on disk did not hold the buffer's text within %s", bound)
+			return nil, fmt.Errorf("the file on disk still held the text before the edit %s later", bound)
 		}
 		// Short slices, so the disk is looked at again: the write does not
 		// wake the store.

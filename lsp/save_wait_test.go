@@ -33,6 +33,7 @@ func TestAwaitSaved(t *testing.T) {
 		name   string
 		open   string // the buffer's text; "" for a file the editor does not hold
 		before string // the disk when the save was asked for
+		want   string // the text the edit left; "" for open
 		moves  []move
 		got    string
 		after  time.Duration // when it returns
@@ -46,7 +47,13 @@ func TestAwaitSaved(t *testing.T) {
 			moves: []move{{at: 10 * time.Millisecond, buffer: "A\n"}, {at: 100 * time.Millisecond, disk: "A\n"}}, got: "A\n", after: 100 * time.Millisecond},
 		{name: "a file the editor does not hold", before: "x\n",
 			moves: []move{{at: 50 * time.Millisecond, disk: "a\n"}}, got: "a\n", after: 50 * time.Millisecond},
-		{name: "never written", open: "a\n", before: "x\n", fails: "the file on disk did not hold the buffer's text within 1s", after: time.Second},
+		{name: "typing once the save is written: the disk holds what the edit left", open: "a\n", before: "x\n",
+			moves: []move{{at: 10 * time.Millisecond, buffer: "ab\n"}, {at: 50 * time.Millisecond, disk: "a\n"}}, got: "a\n", after: 50 * time.Millisecond},
+		{name: "a formatter's change and typing in the save, typing after it: written all the same", open: "a\n", before: "x\n",
+			moves: []move{{at: 10 * time.Millisecond, disk: "Ab\n"}, {at: 20 * time.Millisecond, buffer: "Abc\n"}}, got: "Ab\n", after: time.Second},
+		{name: "never written", open: "a\n", before: "x\n", fails: "the file on disk still held the text before the edit 1s later", after: time.Second},
+		{name: "never written, typing since", open: "a\n", before: "x\n",
+			moves: []move{{at: 10 * time.Millisecond, buffer: "ab\n"}}, fails: "the file on disk still held the text before the edit 1s later", after: time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -76,8 +83,12 @@ func TestAwaitSaved(t *testing.T) {
 						}
 					}
 				}()
+				want := c.want
+				if want == "" {
+					want = c.open
+				}
 				start := time.Now()
-				got, err := awaitSaved(context.Background(), s, path, c.before, time.Second)
+				got, err := awaitSaved(context.Background(), s, path, c.before, want, time.Second)
 				if took := time.Since(start); took < c.after || took > c.after+20*time.Millisecond {
 					t.Errorf("returned after %v, want %v", took, c.after)
 				}

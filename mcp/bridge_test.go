@@ -224,6 +224,102 @@ func TestBridgeSaveRefused(t *testing.T) {
 	}
 }
 
+// hiIn runs sayHi against a fake editor that saves, set up by set, with
+// greet.py open and clean.
+func hiIn(t *testing.T, set func(e *lsptest.Editor)) (*lsptest.Editor, *sdk.ClientSession, called) {
+	t.Helper()
+	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"greet.py": greet})
+	set(e)
+	e.Open("greet.py", 1)
+	cs := connect(t, bridgeTo(t, reg, e.Root()))
+	return e, cs, sayHi(t, cs)
+}
+
+// The person types the moment the save is written: the disk holds what
+// the edit left, the buffer that and the typing, and the answer says the
+// file is saved (the disk is looked at, not only the buffer).
+func TestBridgeTypingAfterTheSave(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		saving lsptest.SaveBehaviour
+		disk   string
+	}{
+		{"typing after the write", lsptest.SaveBehaviour{}, strings.Replace(greet, "hello", "hi", 1)},
+		{"a save participant's change, then typing", lsptest.SaveBehaviour{Format: func(s string) string { return strings.ReplaceAll(s, "name", "who") }},
+			"def greet(who):\n    return f\"hi {who}\"\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.saving.TypeAfter = func(s string) string { return s + "# typed\n" }
+			e, _, r := hiIn(t, func(e *lsptest.Editor) { e.SetSave(tc.saving) })
+			if r.isError {
+				t.Fatalf("edit: %s", r.text)
+			}
+			if got := e.DiskText("greet.py"); got != tc.disk {
+				t.Fatalf("disk %q, want %q", got, tc.disk)
+			}
+			if got := e.BufferText("greet.py"); got != tc.disk+"# typed\n" {
+				t.Fatalf("buffer %q", got)
+			}
+			if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 0 {
+				t.Fatalf("the disk holds the edit, and the answer says it is not saved: %q", ws)
+			}
+			if got := tagOf(t, r.text); got != string(hashline.TagOf(tc.disk)) {
+				t.Fatalf("tag %s, want the saved text's %s", got, hashline.TagOf(tc.disk))
+			}
+		})
+	}
+}
+
+// The editor saved other text than the edit left (a key typed as the save
+// ran went into it) and says so: the answer passes its words on, names the
+// text on disk, and does not call the file unsaved.
+func TestBridgeSavedOtherText(t *testing.T) {
+	const why = "a key typed as the save ran is in it"
+	e, cs, r := hiIn(t, func(e *lsptest.Editor) {
+		e.SetSave(lsptest.SaveBehaviour{Format: func(s string) string { return s + "# typed\n" }, Reason: why})
+	})
+	disk := strings.Replace(greet, "hello", "hi", 1) + "# typed\n"
+	if r.isError || e.DiskText("greet.py") != disk {
+		t.Fatalf("edit %s; disk %q", r.text, e.DiskText("greet.py"))
+	}
+	if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 0 {
+		t.Fatalf("the disk holds the edit, and the answer says it is not saved: %q", ws)
+	}
+	line := "warning: greet.py is saved with other text than the edit left (the editor says: " + why + "); the tag returned is of what the disk holds: read the file before editing it again\n"
+	if !strings.Contains(r.text, line) {
+		t.Fatalf("the answer does not pass the editor's words on:\n%s", r.text)
+	}
+	if got := tagOf(t, r.text); got != string(hashline.TagOf(disk)) {
+		t.Fatalf("tag %s, want the disk's %s", got, hashline.TagOf(disk))
+	}
+
+	// The same words with the edit's text on disk: nothing to pass on.
+	e.SetSave(lsptest.SaveBehaviour{Reason: why})
+	tag := tagOf(t, call(t, cs, "hashline_read", map[string]any{"path": "greet.py"}).text)
+	r = call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tag, "ops": "PUT 3.=3:\n+# kept"})
+	if r.isError || strings.Contains(r.text, "warning:") {
+		t.Fatalf("a save of the edit's own text: %s", r.text)
+	}
+}
+
+// Typing that reaches the buffer as the edit lands is in what landed: the
+// server cannot tell it from a formatter's change, and saves neither.
+func TestBridgeTypingAsTheEditLandsIsNotSaved(t *testing.T) {
+	e, _, r := hiIn(t, func(e *lsptest.Editor) {
+		e.SetBehaviour(lsptest.ApplyBehaviour{Format: func(s string) string { return s + "# typed\n" }, FormatMerged: true})
+	})
+	landed := strings.Replace(greet, "hello", "hi", 1) + "# typed\n"
+	if r.isError || e.BufferText("greet.py") != landed {
+		t.Fatalf("edit %s; buffer %q", r.text, e.BufferText("greet.py"))
+	}
+	if got := e.DiskText("greet.py"); got != greet || len(e.Saves()) != 0 {
+		t.Fatalf("disk %q, saves %q: typing the person never saved reached the disk", got, e.Saves())
+	}
+	if ws := warningsOf(r, hashline.WarnUnsaved); len(ws) != 1 || !strings.Contains(ws[0], "greet.py is not saved: its buffer changed as the edit landed, beyond the edit") {
+		t.Fatalf("warnings: %q", ws)
+	}
+}
+
 func TestBridgeWriteAndPatchAreSaved(t *testing.T) {
 	e, reg := fakeEditor(t, vscodeSaving(), map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n"})
 	e.Open("a.txt", 1)

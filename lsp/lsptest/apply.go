@@ -350,6 +350,12 @@ func (e *Editor) saveDocument(reply jsonrpc2.Replier, params json.RawMessage) {
 			break
 		}
 		notes = append(notes, note{"textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": buf.uri}}})
+		if sb.Reason != "" {
+			answer["reason"] = sb.Reason
+		}
+		if sb.TypeAfter != nil {
+			notes = append(notes, note{"textDocument/didChange", buf.changed(e.step, buf.rewrite(sb.TypeAfter(buf.text), e.enc))})
+		}
 	}
 	e.mu.Unlock()
 	if sb.AfterAnswer {

@@ -101,4 +101,11 @@ type SaveBehaviour struct {
 	AfterAnswer bool
 	// Refuse answers saved:false with this reason and writes nothing.
 	Refuse string
+	// Reason answers saved:true with this reason, as VS Code does when it
+	// saved other text than the edit left.
+	Reason string
+	// TypeAfter is the person typing once the file is written: it rewrites
+	// the buffer, reported as a didChange before the answer, and the disk
+	// keeps what was saved.
+	TypeAfter func(text string) string
 }

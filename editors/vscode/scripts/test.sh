@@ -2,7 +2,11 @@
 # The VS Code part of `make test`: this platform's .vsix, the extension's unit
 # tests (tool plumbing, finding the server, and package.json against
 # `hashline-ls describe`), then the real VS Code test in code-server and
-# headless Chromium with that .vsix installed.
+# headless Chromium with that .vsix installed, the typing soak among them
+# (HASHLINE_SOAK long, 10 s by default).
+#
+# Usage: test.sh [soak]. With soak, only the typing soak runs, after the
+# .vsix is built: `make soak` runs it with HASHLINE_SOAK=60s.
 #
 # With HASHLINE_REQUIRE_EDITORS set (CI), anything missing fails the run;
 # otherwise a missing Node, code-server or Chromium skips with the reason.
@@ -37,6 +41,12 @@ echo "== VS Code extension: the $target .vsix"
 bash ../../scripts/release/build.sh "$server"
 bash scripts/package.sh "$target"
 export HASHLINE_BIN="$PWD/bin/$target/hashline-ls"
+
+if [ "${1:-}" = soak ]; then
+  echo "== VS Code extension: the typing soak (code-server 4.100.3, headless Chromium, ${HASHLINE_SOAK:-10s})"
+  npm run test:soak --silent
+  exit
+fi
 
 echo "== VS Code extension: unit tests"
 npm test --silent

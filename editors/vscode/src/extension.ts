@@ -99,7 +99,17 @@ class ServerClient implements CommandRunner {
     };
     const c = new LanguageClient('hashline', 'Hashline', serverOptions, clientOptions);
     this.client = c;
-    c.onRequest(SAVE_DOCUMENT, (p: SaveParams) => saveDocument(p, vscode.workspace.textDocuments, (uri) => vscode.Uri.parse(uri, true).fsPath));
+    c.onRequest(SAVE_DOCUMENT, (p: SaveParams) =>
+      saveDocument(
+        p,
+        vscode.workspace.textDocuments,
+        (uri) => vscode.Uri.parse(uri, true).fsPath,
+        (doc) => vscode.workspace.fs.readFile(vscode.Uri.file(doc.uri.fsPath)).then(
+          (b) => b,
+          () => undefined,
+        ),
+      ),
+    );
     try {
       await c.start();
       this.notRunning = '';

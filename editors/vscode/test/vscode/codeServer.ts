@@ -87,8 +87,9 @@ function get(url: string): Promise<number> {
   });
 }
 
-/** Starts code-server on `folder`; `env` adds to or overrides privateEnv. */
-export async function start(bin: string, d: Dirs, folder: string, port: number, env: Record<string, string> = {}): Promise<Running> {
+/** Starts code-server on `folder`; `env` adds to or overrides privateEnv,
+ * `extraArgs` go before the folder. */
+export async function start(bin: string, d: Dirs, folder: string, port: number, env: Record<string, string> = {}, extraArgs: string[] = []): Promise<Running> {
   fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const args = [
     '--config', d.config,
@@ -99,6 +100,7 @@ export async function start(bin: string, d: Dirs, folder: string, port: number, 
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
+    ...extraArgs,
     folder,
   ];
   let log = '';
