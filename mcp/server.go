@@ -124,9 +124,10 @@ func (s *Server) handler(sess Session, tool *sdk.Tool) sdk.ToolHandler {
 // connection is the session, so a model may not name another.
 var hostArgs = []string{"session", "turn"}
 
-// arguments checks that raw is one JSON object without host arguments. A
-// host argument is refused with a result the model can act on; anything
-// but an object is a protocol fault.
+// arguments checks that raw is one JSON object without host arguments, and
+// drops the controls hosts add (hostControls). A host argument is refused
+// with a result the model can act on; anything but an object is a
+// protocol fault.
 func arguments(tool string, raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 || strings.TrimSpace(string(raw)) == "null" {
 		return json.RawMessage("{}"), nil, nil
@@ -141,7 +142,8 @@ func arguments(tool string, raw json.RawMessage) (json.RawMessage, json.RawMessa
 				fmt.Sprintf("argument %s: %s takes no %s over MCP, where each connection is its own session: send the call again without it", k, tool, k)), nil
 		}
 	}
-	return raw, nil, nil
+	args, err := withoutHostControls(m, raw)
+	return args, nil, err
 }
 
 // refuse is the result of a call the MCP edge refuses before any command

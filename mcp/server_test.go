@@ -576,3 +576,28 @@ func TestArgumentsNotAnObject(t *testing.T) {
 	}
 }
 
+// The controls hosts add to every call (Gemini CLI's wait_for_previous)
+// are dropped before the command runs; an argument a model makes up, a
+// misspelt control among them, is still refused, naming it.
+func TestHostControls(t *testing.T) {
+	dir, disk := workspaceDir(t, map[string]string{"greet.py": greet})
+	cs := connect(t, disk)
+	plain := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
+	for _, v := range []any{true, false, "yes"} {
+		r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py", "wait_for_previous": v})
+		if r.isError || r.text != plain.text {
+			t.Fatalf("a read with wait_for_previous %v: %s", v, r.text)
+		}
+	}
+	edit := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tagOf(t, plain.text), "ops": hiOps, "wait_for_previous": true})
+	if b, _ := os.ReadFile(filepath.Join(dir, "greet.py")); edit.isError || string(b) != strings.Replace(greet, "hello", "hi", 1) {
+		t.Fatalf("an edit with wait_for_previous: %s; the file holds %q", edit.text, b)
+	}
+	for _, name := range []string{"wait_for_previou", "waitForPrevious", "lines"} {
+		r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py", name: true})
+		field, _ := r.result["error"].(map[string]any)["details"].(map[string]any)["field"].(string)
+		if r.code() != "INVALID_ARGUMENT" || field != name || !strings.Contains(r.text, "'"+name+"'") {
+			t.Errorf("a read with %s: %s (field %q)", name, r.text, field)
+		}
+	}
+}
