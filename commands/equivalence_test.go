@@ -94,22 +94,22 @@ func checkEquivalence(t *testing.T, name, input, expected string) {
 func onDisk(t *testing.T, name, input, ops string, hunks []hashline.Hunk) (viaEdit, viaPatch, patch string) {
 	t.Helper()
 	s, dir := commands.NewTestServer(t, map[string]string{name: input})
-	r := commands.MustRead(t, commands.Call(t, s, commands.CmdRead, map[string]any{"path": name, "anchors": "tag", "limit": 100000}))
+	r := commands.MustRead(t, commands.Do(t, s, commands.CmdRead, map[string]any{"path": name, "anchors": "tag", "limit": 100000}))
 	if r.Truncated || r.Notice != "" {
 		t.Fatalf("read shows part of the file: %s", r.Notice)
 	}
-	if e, isErr := commands.Call(t, s, commands.CmdEdit, map[string]any{"path": name, "tag": r.Tag, "ops": ops}).(*commands.ErrorResult); isErr {
+	if e, isErr := commands.Do(t, s, commands.CmdEdit, map[string]any{"path": name, "tag": r.Tag, "ops": ops}).(*commands.ErrorResult); isErr {
 		t.Fatalf("edit failed: %s: %s\nops:\n%s", e.Error.Code, e.Error.Message, ops)
 	}
 	viaEdit = commands.ReadFile(t, filepath.Join(dir, name))
 
 	s, dir = commands.NewTestServer(t, map[string]string{name: input})
-	rl := commands.MustRead(t, commands.Call(t, s, commands.CmdRead, map[string]any{"path": name, "anchors": "line", "limit": 100000}))
+	rl := commands.MustRead(t, commands.Do(t, s, commands.CmdRead, map[string]any{"path": name, "anchors": "line", "limit": 100000}))
 	if rl.Truncated || rl.Notice != "" {
 		t.Fatalf("line read shows part of the file: %s", rl.Notice)
 	}
 	patch = kliPatch(name, hunks, commands.RowAnchors(t, rl.Content))
-	if p, isErr := commands.Call(t, s, commands.CmdPatch, map[string]any{"patch": patch}).(*commands.ErrorResult); isErr {
+	if p, isErr := commands.Do(t, s, commands.CmdPatch, map[string]any{"patch": patch}).(*commands.ErrorResult); isErr {
 		t.Fatalf("patch failed: %s: %s\npatch:\n%s", p.Error.Code, p.Error.Message, patch)
 	}
 	return viaEdit, commands.ReadFile(t, filepath.Join(dir, name)), patch

@@ -4,8 +4,10 @@ package commands
 // commands_test, which can drive the server through lsptest) share.
 var (
 	NewTestServer = newServer
-	Call          = call
+	Do            = call
 	MustRead      = mustOK[*ReadResult]
 	RowAnchors    = rowAnchors
 	ReadFile      = readFile
+	// Decodes counts the argument objects Run decoded.
+	Decodes = &decodes
 )

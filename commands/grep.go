@@ -40,6 +40,7 @@ const (
 	GrepContent          = "content"
 	GrepFilesWithMatches = "filesWithMatches"
 	GrepCount            = "count"
+	GrepSymbols          = "symbols"
 )
 
 // GrepArgs are the arguments of hashline.grep.
@@ -69,10 +70,12 @@ type GrepResult struct {
 	Content string            `json:"content"`
 	// Counts and Files belong to the count and filesWithMatches modes; they
 	// are nil, and left out, in the other modes.
-	Counts    map[string]int `json:"counts,omitzero"`
-	Files     []string       `json:"files,omitzero"`
-	Truncated bool           `json:"truncated"`
-	Notice    string         `json:"notice,omitempty"`
+	Counts map[string]int `json:"counts,omitzero"`
+	Files  []string       `json:"files,omitzero"`
+	// Symbols belongs to the symbols mode (symbols.go).
+	Symbols   []GrepSymbol `json:"symbols,omitzero"`
+	Truncated bool         `json:"truncated"`
+	Notice    string       `json:"notice,omitempty"`
 	rendered
 }
 
@@ -188,6 +191,13 @@ func (s *Server) newGrepper(ctx context.Context, a GrepArgs) (*grepper, error) {
 	case GrepFilesWithMatches:
 		g.limit = 1
 		g.res.Files = []string{}
+	case GrepSymbols:
+		// One line that may name a match is enough to outline the file.
+		g.limit = 1
+		g.res.Symbols = []GrepSymbol{}
+		if err := g.newSymbolSearch(expr); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
 }
@@ -301,8 +311,9 @@ type grepper struct {
 	progress  Progress
 	multiRoot bool
 	anchors   hashline.Anchors
-	disk      bool      // the Source is the disk
-	open      OpenFiles // the Source's open files, or nil
+	sym       *symbolSearch // symbols mode only
+	disk      bool          // the Source is the disk
+	open      OpenFiles     // the Source's open files, or nil
 	// roots holds each workspace root open: every folder listed, ignore
 	// file read and file searched is opened beneath one.
 	roots map[string]*confined.Root
@@ -454,6 +465,9 @@ func (g *grepper) accept(f grepFile, fd found) error {
 		return nil
 	}
 	display := g.display(f.abs, f.rel)
+	if g.sym != nil {
+		return g.acceptSymbols(f.abs, display, fd)
+	}
 	if g.mode != GrepContent {
 		return g.acceptFile(f.abs, display, fd)
 	}
@@ -485,12 +499,8 @@ func (g *grepper) acceptFile(abs, display string, fd found) error {
 // maxResults leaves room for.
 func (g *grepper) acceptLines(abs, display string, fd found) error {
 	t, lines := fd.text, fd.lines
-	room := g.max - g.counted
-	full := len(lines) > room
-	if full {
-		g.res.Truncated = true
-		lines = lines[:room]
-	}
+	room, full := g.room(len(lines))
+	lines = lines[:room]
 	if len(lines) > 0 {
 		v := hashline.RenderRowsAs(g.anchors, display, t, lines, hashline.MaxLineChars)
 		g.sess.Record(abs, t, v.Seen)
@@ -520,6 +530,17 @@ func (g *grepper) acceptLines(abs, display string, fd found) error {
 	return nil
 }
 
+// room is how many of n results the result still takes, and whether
+// that is fewer than n, which truncates it.
+func (g *grepper) room(n int) (int, bool) {
+	room := g.max - g.counted
+	if n > room {
+		g.res.Truncated = true
+		return room, true
+	}
+	return n, false
+}
+
 // display is the path a file is shown under: workspace-relative, unless
 // another root holds a file under the same relative path, where only the
 // absolute path names this one.
@@ -545,15 +566,16 @@ func (g *grepper) finish() *GrepResult {
 		res.Truncated = true
 		notes = append(notes, fmt.Sprintf("the search was cancelled after %d files: the results are incomplete", g.searched))
 	case errors.Is(g.stop, errResultsFull):
-		unit := "files"
-		if g.mode == GrepContent {
-			unit = "matches"
+		unit := map[string]string{GrepContent: "matches", GrepSymbols: "declarations"}[g.mode]
+		if unit == "" {
+			unit = "files"
 		}
 		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d %s): narrow the search with path, glob or a more specific pattern, or raise maxResults", g.max, unit))
 	}
 	if len(g.clipped) > 0 {
 		notes = append(notes, fmt.Sprintf("matched line(s) %s could not be shown in full and cannot be edited by line; replace them with hashline_write if needed", strings.Join(g.clipped, ", ")))
 	}
+	notes = append(notes, g.sym.notes()...)
 	if len(g.skipped) > 0 {
 		notes = append(notes, fmt.Sprintf("warning: skipped the ignore file(s) %s, so their rules were not applied: replace each with a regular file inside the workspace", strings.Join(g.skipped, ", ")))
 	}

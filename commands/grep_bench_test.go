@@ -54,7 +54,7 @@ func benchGrep(b *testing.B, pattern string) {
 	args, _ := json.Marshal(map[string]any{"pattern": pattern, "maxResults": 100000})
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := s.Execute(context.Background(), CmdGrep, args)
+		res, err := s.Run(context.Background(), Call{Command: CmdGrep, Args: args})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -274,7 +274,7 @@ func TestGrepArguments(t *testing.T) {
 		{`{"pattern": "x", "ignoreCase": "yes"}`, "ignoreCase"},
 		{`{"pattern": "x", "context": 2}`, "context"},
 	} {
-		res, err := s.Execute(context.Background(), CmdGrep, json.RawMessage(c.args))
+		res, err := s.Run(context.Background(), Call{Command: CmdGrep, Args: json.RawMessage(c.args)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -364,7 +364,7 @@ func TestGrepCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s.Source = cancellingSource{Disk: documents.Disk{Roots: s.Roots}, cancel: cancel}
-	res, err := s.Execute(ctx, CmdGrep, json.RawMessage(`{"pattern": "hit"}`))
+	res, err := s.Run(ctx, Call{Command: CmdGrep, Args: json.RawMessage(`{"pattern": "hit"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestGrepReportsProgress(t *testing.T) {
 	}
 	s, _ := newServer(t, files)
 	p := &progressLog{}
-	res, err := s.Execute(WithProgress(context.Background(), p), CmdGrep, json.RawMessage(`{"pattern": "nothing"}`))
+	res, err := s.Run(WithProgress(context.Background(), p), Call{Command: CmdGrep, Args: json.RawMessage(`{"pattern": "nothing"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,7 +489,7 @@ func TestGrepCancelledWhileReadingAhead(t *testing.T) {
 	s, _ := newServer(t, files)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, err := s.Execute(WithProgress(ctx, cancellingProgress{cancel}), CmdGrep, json.RawMessage(`{"pattern": "hit", "maxResults": 5000}`))
+	res, err := s.Run(WithProgress(ctx, cancellingProgress{cancel}), Call{Command: CmdGrep, Args: json.RawMessage(`{"pattern": "hit", "maxResults": 5000}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

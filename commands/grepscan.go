@@ -17,6 +17,10 @@ type found struct {
 	notice  string         // why a named file was not searched
 	text    *hashline.Text // the file's text, when a line matched
 	lines   []int          // the matching lines
+	// In symbols mode: the matching declarations, or why the file could
+	// not be outlined.
+	symbols []hashline.Symbol
+	unread  string
 }
 
 // scanWindow bounds how far the walk may run ahead of the result, in
@@ -182,10 +186,20 @@ func (g *grepper) reader() *search.Reader {
 	return &search.Reader{Pattern: g.pat, MaxBytes: documents.MaxFileBytes, Open: g.openFD}
 }
 
-// scan searches one file. A file no editor holds open is read straight
-// from the disk, and hashed only when a line matches; any other comes from
-// the Source, which may hold the editor's unsaved text.
+// scan searches one file; in symbols mode it outlines a file with a
+// matching line.
 func (g *grepper) scan(r *search.Reader, f grepFile) found {
+	fd := g.scanLines(r, f)
+	if g.sym != nil && fd.text != nil {
+		g.sym.outline(&fd, f.abs, f.rel)
+	}
+	return fd
+}
+
+// scanLines searches one file's lines. A file no editor holds open is read
+// straight from the disk, and hashed only when a line matches; any other
+// comes from the Source, which may hold the editor's unsaved text.
+func (g *grepper) scanLines(r *search.Reader, f grepFile) found {
 	if !f.named && (g.disk || g.open != nil && !g.open.IsOpen(f.abs)) {
 		res := r.File(f.abs, g.limit)
 		switch {

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
+	"hashline-ls/internal/testenv"
 )
 
 // The report's HTML: PUT 2*: on long custom tags nested 25 deep, which
@@ -51,7 +51,7 @@ func grepSoon(t *testing.T, s *Server, args map[string]any) any {
 	}
 	done := make(chan Result, 1)
 	go func() {
-		res, _ := s.Execute(context.Background(), CmdGrep, raw)
+		res, _ := s.Run(context.Background(), Call{Command: CmdGrep, Args: raw})
 		done <- res
 	}()
 	select {
@@ -77,9 +77,9 @@ func TestGrepIgnoreFilesConfined(t *testing.T) {
 		make     func(path string) error
 		why      string
 	}{
-		{"a FIFO .gitignore", ".gitignore", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "not a regular file"},
-		{"a FIFO sub/.gitignore", "sub/.gitignore", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "not a regular file"},
-		{"a FIFO .git/info/exclude", ".git/info/exclude", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "not a regular file"},
+		{"a FIFO .gitignore", ".gitignore", testenv.Mkfifo, "not a regular file"},
+		{"a FIFO sub/.gitignore", "sub/.gitignore", testenv.Mkfifo, "not a regular file"},
+		{"a FIFO .git/info/exclude", ".git/info/exclude", testenv.Mkfifo, "not a regular file"},
 		{"a .gitignore linking out", ".gitignore", func(p string) error { return os.Symlink(filepath.Join(outside, "rules"), p) }, "outside the workspace"},
 		{"a sub/.gitignore linking out", "sub/.gitignore", func(p string) error { return os.Symlink(filepath.Join(outside, "rules"), p) }, "outside the workspace"},
 	} {

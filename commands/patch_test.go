@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 // readLine reads path in the per-line style and returns the anchor LINE:HH
@@ -108,6 +109,7 @@ func TestPatchTwoFilesLands(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "lib/b.rs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	mode := testenv.Mode(t, filepath.Join(dir, "lib/b.rs"))
 	a := readLine(t, s, "a.py")
 	b := readLine(t, s, "lib/b.rs")
 	patch := "@@ a.py\n= " + a[2] + "\n~    return f\"hi {name}\"\n+ " + a[2] + "\n~\n~greet('x')\n" +
@@ -120,8 +122,8 @@ func TestPatchTwoFilesLands(t *testing.T) {
 	if want := "fn main() {\r\n    setup();\r\n    run();\r\n}\r\n"; gotB != want {
 		t.Fatalf("lib/b.rs = %q, want %q", gotB, want)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "lib/b.rs")); fi.Mode().Perm() != 0o755 {
-		t.Fatalf("mode = %v", fi.Mode())
+	if got := testenv.Mode(t, filepath.Join(dir, "lib/b.rs")); got != mode {
+		t.Fatalf("mode = %v, want %v", got, mode)
 	}
 	if len(res.Files) != 2 || len(res.Warnings) != 0 {
 		t.Fatalf("result = %+v", res)

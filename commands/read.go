@@ -20,6 +20,10 @@ type ReadArgs struct {
 	Limit  int    `json:"limit"`
 	// Anchors is "tag" (default) or "line" (kli's N:HH|text rows).
 	Anchors string `json:"anchors"`
+	// View is "lines" (default) or "outline"; Symbol names one declaration
+	// to read (outline.go).
+	View   string `json:"view"`
+	Symbol string `json:"symbol"`
 }
 
 // ReadResult is the result of hashline.read (§5.1).
@@ -35,6 +39,10 @@ type ReadResult struct {
 	Truncated  bool   `json:"truncated"`
 	FileBytes  int    `json:"fileBytes"`
 	Notice     string `json:"notice,omitempty"`
+	// Symbols are the outline's rows (view outline); Symbol is the
+	// declaration a symbol read shows.
+	Symbols []OutlineSymbol `json:"symbols,omitempty"`
+	Symbol  *OutlineSymbol  `json:"symbol,omitempty"`
 	rendered
 }
 
@@ -47,6 +55,9 @@ func (s *Server) read(ctx context.Context, a ReadArgs) (Result, error) {
 	if isBinary(t.Raw()) {
 		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
 			Message: fmt.Sprintf("%s is a binary file (it contains NUL bytes): hashline reads text only; name a text file", wp.Rel)}
+	}
+	if a.View == ViewOutline || a.Symbol != "" {
+		return s.readDeclarations(a, wp, t)
 	}
 	offset, limit := max(a.Offset, 1), a.Limit
 	if limit == 0 {

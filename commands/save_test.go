@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func (f *formatSaver) Save(_ context.Context, cs documents.ChangeSet, landed doc
 	f.seen = append(f.seen, cs)
 	var unsaved []Unsaved
 	for path, text := range landed {
-		if strings.HasSuffix(path, "/"+f.dirty) {
+		if filepath.Base(path) == f.dirty {
 			unsaved = append(unsaved, Unsaved{Path: path, Why: "its buffer held unsaved changes"})
 			continue
 		}

@@ -1,29 +1,31 @@
-// Package commands implements the hashline.* commands: it checks arguments
-// against the published schemas, resolves paths inside the workspace, runs
-// the core, carries the change to the editor or the disk through a Sink, one
-// mutation at a time per session and per document, and renders every result
-// as the text a model reads. The same code serves the language server and the
-// shell verbs; only the Source and Sink differ.
+// Package commands implements the hashline.* commands for every front end:
+// the language server, the bridge, MCP and the shell verbs each build one
+// Call and hand it to Run, which decodes and checks its arguments once,
+// runs the command and renders its result as the text a model reads.
+//
+// Reads and grep (a third of the package: grep*.go) take live text from a
+// Source; edit, write and patch take their permits (permits.go), then go
+// through one landing step (land.go) that plans against the live text,
+// carries the change to the editor or the disk through a Sink, saves it
+// through a Saver when the caller reads the disk next, and reads back what
+// landed. What differs between the front ends is that wiring: the Source
+// and Sink (the editor's buffers, or the disk), the Saver (the bridge's),
+// the Permits (shared by the servers over one editor's documents) and
+// Stateless (the shell verbs, which remember nothing between calls).
+//
+// docs/design.md §3 walks an edit through them; docs/contract.md has the rules.
 package commands
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"runtime/debug"
-	"sort"
-	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.uber.org/zap"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
+	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
 )
 
@@ -60,7 +62,7 @@ type Sink interface {
 }
 
 // Server runs commands. Its exported fields are set once before the first
-// call.
+// call; New and Within set them.
 type Server struct {
 	Roots    *workspace.Roots
 	Sessions *hashline.Sessions
@@ -78,10 +80,31 @@ type Server struct {
 	// Permits, when set, are shared with the other servers over the same
 	// documents; nil: the server's own. Taken through lock only.
 	Permits *Permits
+	// NewFileEOL, when set, says how the editor ends the lines of new
+	// files: a file the server creates whose content ends its lines in
+	// plain LF takes that ending (eol.go). Nil: the content's own.
+	NewFileEOL func() string
 
 	own Permits
 
 	hookOnce sync.Once // sets the Sessions' drop hook on the first call
+
+	outlines outlineCache // the last outlines made (outline.go)
+}
+
+// New returns a server over roots that reads live text through source and
+// writes through sink, with sessions, a block resolver and mutation
+// permits of its own. log may be nil.
+func New(roots *workspace.Roots, source Source, sink Sink, log *zap.Logger) *Server {
+	return &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: source, Sink: sink, Blocks: blocks.New(), Log: log, Permits: &Permits{}}
+}
+
+// Within returns a server confined to roots that shares s's sessions,
+// block resolver, source, sink permits and new files' line ending, and saves through saver what
+// its changes leave in the editor's buffers: the editor's server for one
+// bridge connection.
+func (s *Server) Within(roots *workspace.Roots, saver Saver) *Server {
+	return &Server{Roots: roots, Sessions: s.Sessions, Source: s.Source, Sink: s.Sink, Blocks: s.Blocks, Log: s.Log, Saver: saver, Permits: s.Permits, NewFileEOL: s.NewFileEOL}
 }
 
 // Names of the commands, as executeCommand knows them.
@@ -133,177 +156,11 @@ func (c Common) sessionName() string {
 	return c.Session
 }
 
-// ErrUnknownCommand reports a command this server does not have; the
-// protocol edge answers it as a protocol fault.
-var ErrUnknownCommand = errors.New("unknown command")
-
-// Execute runs one command. Every outcome the caller can act on is a
-// result, with its text: a success object, or an *ErrorResult. The error
-// return is kept for protocol faults only: an unknown command, or arguments
-// that are not one JSON object.
-func (s *Server) Execute(ctx context.Context, command string, args json.RawMessage) (Result, error) {
-	// Here rather than where Sessions is made, so every front end has it.
-	s.hookOnce.Do(func() { s.Sessions.OnDrop(giveBack) })
-	res, err := s.execute(ctx, command, args)
-	if err != nil {
-		return nil, err
-	}
-	render(res)
-	return res, nil
-}
-
-func (s *Server) execute(ctx context.Context, command string, args json.RawMessage) (result Result, err error) {
-	run, ok := s.handlers()[command]
-	if !ok {
-		return nil, fmt.Errorf("%w %q: the commands are %s", ErrUnknownCommand, command, strings.Join(Commands(), ", "))
-	}
-	// Bytes, not a string: arguments may be megabytes long.
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		args = json.RawMessage("{}")
-	} else if trimmed[0] != '{' {
-		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			s.log().Error("command panicked", zap.String("command", command), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-			result, err = errorResult(hashline.Errorf(hashline.CodeToolFailed,
-				"the server failed inside %s (%v); nothing was written: read the file again and retry once, and report the failure if it repeats", command, p)), nil
-		}
-	}()
-	if e := validate(command, args); e != nil {
-		return errorResult(e), nil
-	}
-	res, herr := run(ctx, args)
-	if errors.Is(herr, context.Canceled) {
-		// Cancelled before anything was written; the edge answers the
-		// request as cancelled.
-		return nil, herr
-	}
-	if herr != nil {
-		return errorResult(hashline.AsError(herr)), nil
-	}
-	return res, nil
-}
-
-type handler func(ctx context.Context, args json.RawMessage) (Result, error)
-
-func (s *Server) handlers() map[string]handler {
-	return map[string]handler{
-		CmdRead:       decoded(s.read),
-		CmdGrep:       decoded(s.grep),
-		CmdPatch:      decoded(s.patch),
-		CmdEdit:       decoded(s.edit),
-		CmdWrite:      decoded(s.write),
-		CmdDescribe:   s.describe,
-		CmdSessionEnd: decoded(s.sessionEnd),
-	}
-}
-
-// decoded is the handler that unmarshals the validated args into the A
-// that run takes.
-func decoded[A any](run func(ctx context.Context, a A) (Result, error)) handler {
-	return func(ctx context.Context, args json.RawMessage) (Result, error) {
-		var a A
-		if err := json.Unmarshal(args, &a); err != nil {
-			return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("arguments: %v: fix them and send the call again", err)}
-		}
-		return run(ctx, a)
-	}
-}
-
 func (s *Server) log() *zap.Logger {
 	if s.Log == nil {
 		return zap.NewNop()
 	}
 	return s.Log
-}
-
-var (
-	schemaOnce sync.Once
-	schemas    map[string]*jsonschema.Schema
-)
-
-func compileSchemas() {
-	schemas = map[string]*jsonschema.Schema{}
-	c := jsonschema.NewCompiler()
-	for name, doc := range commandSchemas() {
-		// Round-trip through JSON so the compiler sees plain JSON values.
-		b, _ := json.Marshal(doc)
-		v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
-		if err != nil {
-			panic(err)
-		}
-		url := "hashline:" + name + ".json"
-		if err := c.AddResource(url, v); err != nil {
-			panic(err)
-		}
-		schemas[name] = c.MustCompile(url)
-	}
-}
-
-// validate checks args against the command's published schema, so what
-// models are told and what the server accepts cannot differ.
-func validate(command string, args json.RawMessage) *hashline.Error {
-	schemaOnce.Do(compileSchemas)
-	sch := schemas[command]
-	if sch == nil {
-		return nil
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: fmt.Sprintf("the arguments are not valid JSON (%v): send one JSON object", err)}
-	}
-	err = sch.Validate(v)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return nil
-	}
-	leaf := firstLeaf(ve)
-	field := strings.Join(leaf.InstanceLocation, ".")
-	what := leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))
-	if field == "" {
-		field = fieldOf(what)
-	}
-	// A missing or malformed tag has its own code (§11), so the model is
-	// told to fetch one rather than that it sent a bad argument.
-	if field == "tag" {
-		var t struct {
-			Tag any `json:"tag"`
-		}
-		_ = json.Unmarshal(args, &t)
-		if s, ok := t.Tag.(string); ok || t.Tag == nil {
-			if _, err := hashline.ParseTag(s); err != nil {
-				return hashline.AsError(err)
-			}
-		}
-	}
-	msg := fmt.Sprintf("argument %s: %s: fix it and send the call again (describe lists every argument)", field, what)
-	if field == "" {
-		msg = fmt.Sprintf("arguments: %s: fix them and send the call again (describe lists every argument)", what)
-	}
-	return &hashline.Error{Code: hashline.CodeInvalidArgument, Message: msg, Details: hashline.Details{Field: field}}
-}
-
-func firstLeaf(e *jsonschema.ValidationError) *jsonschema.ValidationError {
-	for len(e.Causes) > 0 {
-		sort.SliceStable(e.Causes, func(i, j int) bool {
-			return strings.Join(e.Causes[i].InstanceLocation, "/") < strings.Join(e.Causes[j].InstanceLocation, "/")
-		})
-		e = e.Causes[0]
-	}
-	return e
-}
-
-// fieldOf picks the property a root-level message is about, such as
-// "missing property 'path'".
-func fieldOf(msg string) string {
-	if i := strings.IndexByte(msg, '\''); i >= 0 {
-		if j := strings.IndexByte(msg[i+1:], '\''); j >= 0 {
-			return msg[i+1 : i+1+j]
-		}
-	}
-	return ""
 }
 
 // resolve maps a path argument into the workspace.
@@ -320,7 +177,7 @@ func (s *Server) resolve(p string) (workspace.Path, error) {
 	return wp, err
 }
 
-func (s *Server) describe(_ context.Context, args json.RawMessage) (Result, error) {
+func (s *Server) describe(context.Context, Common) (Result, error) {
 	return &DescribeResult{OK: true, Version: Version, Tools: Tools(), Guidance: Guidance()}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
+	"hashline-ls/workspace"
 )
 
 // WriteArgs are the arguments of hashline.write.
@@ -43,44 +44,42 @@ func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 	}
 	defer unlock()
 
-	s.sync(ctx)
-	live, err := s.Source.Live(ctx, wp.Abs)
-	if err != nil {
-		return nil, err
-	}
-	cs := documents.ChangeSet{Label: "hashline: write " + wp.Rel}
-	if live.Exists() {
-		if w, ok := unreadChanges(sess, wp.Abs, live.Text); ok {
-			res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnDrift, Message: w})
+	var intended *hashline.Text
+	var notes []hashline.Warning
+	l, err := s.land(ctx, "write", []workspace.Path{wp}, func(live map[string]documents.Live) (documents.ChangeSet, error) {
+		lv := live[wp.Abs]
+		cs := documents.ChangeSet{Label: "hashline: write " + wp.Rel}
+		notes, res.Created = nil, !lv.Exists()
+		if res.Created {
+			intended = hashline.NewText(s.newFileText(content))
+			cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: intended})
+			return cs, nil
 		}
-		next := hashline.NewText(conform(content, live.Text))
-		if next.Raw() == live.Text.Raw() {
-			sess.Record(wp.Abs, next, hashline.FullLineSet(next.Len()))
-			res.Tag, res.Header = string(next.Tag()), hashline.Header(wp.Rel, next.Tag())
-			return res, nil
+		if w, ok := unreadChanges(sess, wp.Abs, lv.Text); ok {
+			notes = append(notes, hashline.Warning{Kind: hashline.WarnDrift, Message: w})
 		}
-		old := live
-		fc := documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, New: next}
-		fc.Edits, fc.Hunks = lineEdits(live.Text, next)
+		intended = hashline.NewText(conform(content, lv.Text))
+		if intended.Raw() == lv.Text.Raw() {
+			return cs, nil // nothing to land: the file holds the content
+		}
+		old := lv
+		fc := documents.FileChange{Kind: documents.Modify, Path: wp.Abs, Old: &old, New: intended}
+		fc.Edits, fc.Hunks = lineEdits(lv.Text, intended)
 		cs.Files = append(cs.Files, fc)
-	} else {
-		res.Created = true
-		cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Create, Path: wp.Abs, New: hashline.NewText(content)})
-	}
-	landed, err := s.Sink.Apply(ctx, cs)
+		return cs, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	landed, unsaved := s.save(ctx, cs, landed)
-	got := landed[wp.Abs]
-	if got == nil {
-		return nil, hashline.Errorf(hashline.CodeToolFailed, "the write of %s was applied but its text could not be read back: read the file to see what it holds", wp.Rel)
+	res.Warnings = append(res.Warnings, notes...)
+	got := intended
+	if len(l.cs.Files) == 0 {
+		sess.Record(wp.Abs, got, hashline.FullLineSet(got.Len()))
+	} else {
+		got = l.landed[wp.Abs]
+		sess.RecordLanded(wp.Abs, intended, got)
+		res.Warnings = append(append(res.Warnings, l.drift(s)...), l.warnings...)
 	}
-	sess.RecordLanded(wp.Abs, cs.Files[0].New, got)
-	if w, drifted := landedDrift(cs.Files[0].New, got); drifted {
-		res.Warnings = append(res.Warnings, hashline.Warning{Kind: hashline.WarnLanded, Message: w})
-	}
-	res.Warnings = append(res.Warnings, unsaved...)
 	res.Tag, res.Header = string(got.Tag()), hashline.Header(wp.Rel, got.Tag())
 	return res, nil
 }

@@ -7,6 +7,8 @@
 // or a device put in a file's place is refused instead of hanging the
 // reader. The package also holds the one lock hashline processes take
 // across processes (lock.go).
+//
+// docs/design.md §7 describes the disk path under races.
 package confined
 
 import (
@@ -14,12 +16,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 var (
@@ -66,7 +69,7 @@ func ReadFile(root, rel string, limit int64) ([]byte, Info, error) {
 // shell verb's --ops FILE), under the same rules: a regular file only,
 // opened without blocking, refused over limit bytes.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	f, err := os.OpenFile(path, readFlags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +102,43 @@ func MakeDir(root, rel string, perm fs.FileMode) (*Dir, error) {
 	return r.MakeDir(rel, perm)
 }
 
+// ReadFile reads the regular file rel beneath the folder, refusing one
+// larger than limit bytes.
+func (r *Root) ReadFile(rel string, limit int64) ([]byte, Info, error) {
+	f, err := r.open(rel, readFlags, 0)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	defer f.Close()
+	rf, err := regular(f)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	b, err := rf.ReadAll(limit)
+	return b, rf.Info, err
+}
+
+// MakeDir opens the folder rel beneath the folder, creating the missing
+// folders on its way one at a time, each inside the one opened before it.
+func (r *Root) MakeDir(rel string, perm fs.FileMode) (*Dir, error) {
+	d, err := r.OpenDir("")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range strings.Split(filepath.ToSlash(rel), "/") {
+		if name == "" || name == "." {
+			continue
+		}
+		next, err := d.makeDir(name, perm)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
+}
+
 // regular checks that f, just opened, is a regular file, and closes it when
 // it is not.
 func regular(f *os.File) (*File, error) {
@@ -111,17 +151,12 @@ func regular(f *os.File) (*File, error) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: f.Name(), Err: ErrNotRegular}
 	}
-	return &File{File: f, Info: infoOf(fi)}, nil
-}
-
-func infoOf(fi fs.FileInfo) Info {
-	info := Info{Mode: fi.Mode(), Size: fi.Size()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		info.Links = uint64(st.Nlink)
-		info.UID, info.GID = st.Uid, st.Gid
-		info.ID = ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}
+	info, err := fileInfo(f, fi)
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
-	return info
+	return &File{File: f, Info: info}, nil
 }
 
 // ReadAll reads the file from its start, refusing more than limit bytes.
@@ -191,9 +226,9 @@ func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)
 // was expected is ErrNotRegular.
 func classify(op, path string, err error) error {
 	switch {
-	case errors.Is(err, unix.EXDEV):
+	case errors.Is(err, syscall.EXDEV):
 		err = ErrOutside
-	case errors.Is(err, unix.ELOOP):
+	case errors.Is(err, syscall.ELOOP):
 		err = ErrNotRegular
 	case err != nil && strings.Contains(err.Error(), "escapes from parent"):
 		// os.Root's walk says so in words only.
@@ -207,3 +242,60 @@ func classify(op, path string, err error) error {
 }
 
 func (d *Dir) String() string { return fmt.Sprintf("folder %s", d.name) }
+
+// Read reads the regular file name in the folder, refusing one larger than
+// limit bytes.
+func (d *Dir) Read(name string, limit int64) ([]byte, Info, error) {
+	f, err := d.Open(name, os.O_RDONLY)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	defer f.Close()
+	b, err := f.ReadAll(limit)
+	return b, f.Info, err
+}
+
+// ErrOwner is a staged file that cannot be given the owner and group of
+// the file it replaces (on Windows: its owner, or its alternate data
+// streams): only a write in place keeps them.
+var ErrOwner = errors.New("cannot keep the file's owner and group")
+
+// Stage writes data to a new file in the folder, named after name, with
+// the mode perm and, when like is given, like's owner and group (on
+// Windows: what the file now called name has beyond its bytes, as
+// ReplaceFileW keeps it); it returns the new file's name. When the owner
+// or group cannot be given (only root, or an administrator, can give a
+// file away), nothing is left and the error is ErrOwner.
+func (d *Dir) Stage(name, data string, perm fs.FileMode, like *Info) (string, error) {
+	if err := d.check("stage", name); err != nil {
+		return "", err
+	}
+	tmp := fmt.Sprintf(".%s.hashline-%x", name, rand.Uint64())
+	f, err := d.createStaged(tmp)
+	if err != nil {
+		return "", classify("stage", filepath.Join(d.name, tmp), err)
+	}
+	werr := d.writeStaged(f, name, data, perm, like)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		d.removeStaged(tmp)
+		if errors.Is(werr, ErrOwner) {
+			return "", werr
+		}
+		return "", &fs.PathError{Op: "stage", Path: filepath.Join(d.name, tmp), Err: werr}
+	}
+	return tmp, nil
+}
+
+// Path is the absolute path the folder had when it was opened.
+func (d *Dir) Path() string { return d.name }
+
+// Entries lists the folder, sorted by name, as os.ReadDir does. What could
+// be listed comes back with the error that stopped the listing.
+func (d *Dir) Entries() ([]fs.DirEntry, error) {
+	es, err := d.f.ReadDir(-1)
+	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return es, err
+}

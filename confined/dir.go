@@ -1,10 +1,10 @@
+//go:build unix
+
 package confined
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,9 +22,6 @@ type Dir struct {
 
 // Close releases the folder, and any lock held through it.
 func (d *Dir) Close() error { return d.f.Close() }
-
-// Path is the absolute path the folder had when it was opened.
-func (d *Dir) Path() string { return d.name }
 
 func (d *Dir) fd() int { return int(d.f.Fd()) }
 
@@ -60,18 +57,6 @@ func (d *Dir) Open(name string, flag int) (*File, error) {
 	return regular(os.NewFile(uintptr(fd), filepath.Join(d.name, name)))
 }
 
-// Read reads the regular file name in the folder, refusing one larger than
-// limit bytes.
-func (d *Dir) Read(name string, limit int64) ([]byte, Info, error) {
-	f, err := d.Open(name, unix.O_RDONLY)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	defer f.Close()
-	b, err := f.ReadAll(limit)
-	return b, f.Info, err
-}
-
 // Exists reports whether the folder holds anything called name.
 func (d *Dir) Exists(name string) (bool, error) {
 	if err := d.check("stat", name); err != nil {
@@ -85,42 +70,22 @@ func (d *Dir) Exists(name string) (bool, error) {
 	return err == nil, err
 }
 
-// ErrOwner is a staged file that cannot be given the owner and group of
-// the file it replaces: only a write in place keeps them.
-var ErrOwner = errors.New("cannot keep the file's owner and group")
-
-// Stage writes data to a new file in the folder, named after name, with
-// the mode perm and, when like is given, like's owner and group;
-// it returns the new file's name. When the owner or group cannot be given
-// (only root can give a file away), nothing is left and the error is
-// ErrOwner.
-func (d *Dir) Stage(name, data string, perm fs.FileMode, like *Info) (string, error) {
-	if err := d.check("stage", name); err != nil {
-		return "", err
-	}
-	tmp := fmt.Sprintf(".%s.hashline-%x", name, rand.Uint64())
+// createStaged creates the new file tmp in the folder, for Stage.
+func (d *Dir) createStaged(tmp string) (*os.File, error) {
 	fd, err := ignoringEINTR(func() (int, error) {
 		return unix.Openat(d.fd(), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	})
 	if err != nil {
-		return "", classify("stage", filepath.Join(d.name, tmp), err)
+		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), filepath.Join(d.name, tmp))
-	werr := writeStaged(f, data, perm, like)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		_ = unix.Unlinkat(d.fd(), tmp, 0)
-		if errors.Is(werr, ErrOwner) {
-			return "", werr
-		}
-		return "", &fs.PathError{Op: "stage", Path: filepath.Join(d.name, tmp), Err: werr}
-	}
-	return tmp, nil
+	return os.NewFile(uintptr(fd), filepath.Join(d.name, tmp)), nil
 }
 
-func writeStaged(f *os.File, data string, perm fs.FileMode, like *Info) error {
+func (d *Dir) removeStaged(tmp string) { _ = unix.Unlinkat(d.fd(), tmp, 0) }
+
+// writeStaged writes data to the staged file f and gives it the mode perm
+// and, when like is given, like's owner and group.
+func (d *Dir) writeStaged(f *os.File, _, data string, perm fs.FileMode, like *Info) error {
 	if _, err := f.WriteString(data); err != nil {
 		return err
 	}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // MaxLockWait bounds how long Lock waits for another process to let go.
@@ -21,10 +19,12 @@ var ErrBusy = errors.New("held by another process")
 // hashline process (the shell verbs, the MCP server, the language server
 // writing to disk) holds from comparing a file with what it was proven
 // against to replacing it, so two processes with one tag cannot both land.
-// It is an flock on the folder itself, which a rename inside it does not
-// move and which leaves no file behind; the kernel drops it when the
-// process dies. Folders are locked in the order of their IDs, each once, so
-// two callers cannot deadlock. The returned func releases every lock.
+// On Unix it is an flock on the folder itself, which a rename inside it
+// does not move and which leaves no file behind; on Windows, where a folder
+// cannot be locked, a LockFileEx on a file named after the folder's ID
+// (lock_windows.go). Either way the system drops it when the process dies.
+// Folders are locked in the order of their IDs, each once, so two callers
+// cannot deadlock. The returned func releases every lock.
 func Lock(ctx context.Context, dirs ...*Dir) (func(), error) {
 	type keyed struct {
 		id ID
@@ -45,7 +45,7 @@ func Lock(ctx context.Context, dirs ...*Dir) (func(), error) {
 	var held []*Dir
 	unlock := func() {
 		for _, d := range held {
-			_ = unix.Flock(d.fd(), unix.LOCK_UN)
+			d.unlock()
 		}
 	}
 	for _, k := range ks {
@@ -58,17 +58,17 @@ func Lock(ctx context.Context, dirs ...*Dir) (func(), error) {
 	return unlock, nil
 }
 
-// lock takes d's flock, polling so that a cancelled ctx or a process that
+// lock takes d's lock, polling so that a cancelled ctx or a process that
 // holds it too long ends the wait.
 func (d *Dir) lock(ctx context.Context) error {
 	deadline := time.Now().Add(MaxLockWait)
 	pause := time.Millisecond
 	for {
-		err := unix.Flock(d.fd(), unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
+		busy, err := d.tryLock()
+		if err == nil && !busy {
 			return nil
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		if err != nil {
 			return fmt.Errorf("lock %s: %w", d.name, err)
 		}
 		if time.Now().After(deadline) {

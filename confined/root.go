@@ -1,11 +1,12 @@
+//go:build unix
+
 package confined
 
 import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -74,36 +75,19 @@ func (r *Root) open(rel string, flag int, perm uint32) (*os.File, error) {
 // for a reader that works with system calls alone. The caller checks it is
 // a regular file (fstat).
 func (r *Root) OpenFD(rel string) (int, error) {
-	const flag = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
 	if r.walk == nil {
-		fd, err := openat2At(r.fd, rel, flag, 0)
+		fd, err := openat2At(r.fd, rel, readFlags, 0)
 		if err != nil {
 			return -1, classify("open", filepath.Join(r.path, rel), err)
 		}
 		return fd, nil
 	}
-	f, err := r.open(rel, flag, 0)
+	f, err := r.open(rel, readFlags, 0)
 	if err != nil {
 		return -1, err
 	}
 	defer f.Close()
 	return unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-}
-
-// ReadFile reads the regular file rel beneath the folder, refusing one
-// larger than limit bytes.
-func (r *Root) ReadFile(rel string, limit int64) ([]byte, Info, error) {
-	f, err := r.open(rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	defer f.Close()
-	rf, err := regular(f)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	b, err := rf.ReadAll(limit)
-	return b, rf.Info, err
 }
 
 // OpenDir opens the folder rel beneath the folder; rel "" is the folder
@@ -119,31 +103,19 @@ func (r *Root) OpenDir(rel string) (*Dir, error) {
 	return &Dir{f: f, name: filepath.Join(r.path, rel)}, nil
 }
 
-// MakeDir opens the folder rel beneath the folder, creating the missing
-// folders on its way one at a time, each inside the one opened before it.
-func (r *Root) MakeDir(rel string, perm fs.FileMode) (*Dir, error) {
-	d, err := r.OpenDir("")
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range strings.Split(filepath.ToSlash(rel), "/") {
-		if name == "" || name == "." {
-			continue
-		}
-		next, err := d.makeDir(name, perm)
-		d.Close()
-		if err != nil {
-			return nil, err
-		}
-		d = next
-	}
-	return d, nil
-}
+// readFlags open a file for reading without blocking on a FIFO or taking a
+// terminal as the process's own.
+const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
 
-// Entries lists the folder, sorted by name, as os.ReadDir does. What could
-// be listed comes back with the error that stopped the listing.
-func (d *Dir) Entries() ([]fs.DirEntry, error) {
-	es, err := d.f.ReadDir(-1)
-	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return es, err
+// fileInfo is the Info of f, which fstat gave as fi.
+func fileInfo(_ *os.File, fi fs.FileInfo) (Info, error) { return infoOf(fi), nil }
+
+func infoOf(fi fs.FileInfo) Info {
+	info := Info{Mode: fi.Mode(), Size: fi.Size()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		info.Links = uint64(st.Nlink)
+		info.UID, info.GID = st.Uid, st.Gid
+		info.ID = ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}
+	}
+	return info
 }

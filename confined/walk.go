@@ -1,3 +1,5 @@
+//go:build linux
+
 package confined
 
 // forceWalk makes a Root walk even where openat2 works, so tests run the

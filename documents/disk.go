@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -138,5 +139,13 @@ func diskError(rel string, info confined.Info, err error) error {
 // root, nothing else would stop it.
 func readOnly(rel string, mode fs.FileMode) error {
 	return &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
-		Message: fmt.Sprintf("%s is read-only (mode %04o, no write bit), so hashline leaves it as it is: if it should change, make it writable first (chmod u+w %s), then retry", rel, mode.Perm(), rel)}
+		Message: fmt.Sprintf("%s is read-only (mode %04o, no write bit), so hashline leaves it as it is: if it should change, make it writable first (%s), then retry", rel, mode.Perm(), makeWritable(rel))}
+}
+
+// makeWritable is the command that makes the read-only file rel writable.
+func makeWritable(rel string) string {
+	if runtime.GOOS == "windows" {
+		return "attrib -r " + rel
+	}
+	return "chmod u+w " + rel
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func threeFiles(t *testing.T) (string, []diskFile, ChangeSet) {
 		{name: "c.txt", old: "x = 1  \nlast", new: "x = 2  \nlast", mode: 0o640},
 	}
 	cs := ChangeSet{Label: "test"}
-	for _, f := range files {
+	for i, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -44,6 +45,13 @@ func threeFiles(t *testing.T) (string, []diskFile, ChangeSet) {
 		if err := os.Chmod(p, f.mode); err != nil {
 			t.Fatal(err)
 		}
+		// The mode the file has: on Windows, where a mode is only whether
+		// the file is read-only, not the one asked for.
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i].mode = fi.Mode().Perm()
 		live, err := diskAt(t, dir).Live(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
@@ -182,6 +190,9 @@ func TestDiskApplyStagingFails(t *testing.T) {
 	})
 	if os.Geteuid() != 0 {
 		t.Run("read-only folder", func(t *testing.T) {
+			if runtime.GOOS == "windows" {
+				t.Skip("Windows ignores a folder's read-only attribute, the mode 0555 sets")
+			}
 			dir, files, cs := threeFiles(t)
 			sub := filepath.Join(dir, "sub")
 			if err := os.Chmod(sub, 0o555); err != nil {

@@ -6,4 +6,6 @@
 // it, each file opened beneath its root and replaced atomically under a
 // cross-process lock (DESIGN §11), and its Landing decides, for the editor
 // and the disk alike, whether a change set landed and what text it left.
+//
+// docs/design.md §5 and docs/design.md §6 describe the writes it serves.
 package documents

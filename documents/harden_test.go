@@ -7,10 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"hashline-ls/confined"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 // modify is a change set that edits the file at path from old to new.
@@ -23,13 +24,13 @@ func modify(t *testing.T, d Disk, path, new string) ChangeSet {
 	return ChangeSet{Files: []FileChange{{Kind: Modify, Path: path, Old: &live, New: hashline.NewText(new)}}}
 }
 
-func statOf(t *testing.T, path string) *syscall.Stat_t {
+func statOf(t *testing.T, path string) confined.Info {
 	t.Helper()
-	fi, err := os.Stat(path)
+	_, info, err := confined.ReadFile(filepath.Dir(path), filepath.Base(path), MaxFileBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fi.Sys().(*syscall.Stat_t)
+	return info
 }
 
 // An edit of a file with a second hard link writes it in place: both names
@@ -60,8 +61,8 @@ func TestDiskApplyKeepsHardLinks(t *testing.T) {
 		}
 	}
 	after := statOf(t, a)
-	if after.Ino != before.Ino || after.Nlink != 2 || after.Mode&0o777 != 0o640 {
-		t.Errorf("inode %d → %d, links %d, mode %o: want one file with two links, mode kept", before.Ino, after.Ino, after.Nlink, after.Mode&0o777)
+	if after.ID != before.ID || after.Links != 2 || after.Mode.Perm() != before.Mode.Perm() {
+		t.Errorf("file %v → %v, links %d, mode %v → %v: want one file with two links, mode kept", before.ID, after.ID, after.Links, before.Mode, after.Mode)
 	}
 	noStaged(t, dir)
 }
@@ -82,8 +83,8 @@ func TestDiskApplyKeepsOwner(t *testing.T) {
 	if _, err := d.Apply(context.Background(), modify(t, d, p, "ONE\n")); err != nil {
 		t.Fatal(err)
 	}
-	if st := statOf(t, p); st.Uid != 1234 || st.Gid != 5678 {
-		t.Fatalf("owner %d:%d, want 1234:5678", st.Uid, st.Gid)
+	if st := statOf(t, p); st.UID != 1234 || st.GID != 5678 {
+		t.Fatalf("owner %d:%d, want 1234:5678", st.UID, st.GID)
 	}
 	if got, _ := os.ReadFile(p); string(got) != "ONE\n" {
 		t.Fatalf("file = %q", got)
@@ -110,7 +111,7 @@ func TestDiskApplyRefusesReadOnly(t *testing.T) {
 			}
 			_, err := d.Apply(context.Background(), cs)
 			var he *hashline.Error
-			if !errors.As(err, &he) || he.Code != hashline.CodeInvalidArgument || !strings.Contains(he.Message, "read-only") || !strings.Contains(he.Message, "chmod u+w") {
+			if !errors.As(err, &he) || he.Code != hashline.CodeInvalidArgument || !strings.Contains(he.Message, "read-only") || !strings.Contains(he.Message, makeWritable("ro.txt")) {
 				t.Fatalf("Apply = %v, want INVALID_ARGUMENT saying it is read-only and how to change that", err)
 			}
 			if got, _ := os.ReadFile(p); string(got) != "keep\n" {
@@ -136,7 +137,7 @@ func TestDiskConfined(t *testing.T) {
 		t.Fatalf("Live on a Disk without roots = %v, want PATH_OUTSIDE_WORKSPACE", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := testenv.Mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.Live(context.Background(), fifo); hashline.AsError(err).Code != hashline.CodeInvalidArgument || !strings.Contains(err.Error(), "not a regular file") {

@@ -593,5 +593,15 @@ func readmeBlock(t *testing.T, heading, lang string) string {
 		t.Fatalf("the README's section %s has no %s block", heading, lang)
 	}
 	block, _, _ = strings.Cut(block, "\n```")
+	// The README's rule for a binary of one's own on PATH, which the tests
+	// run: the command is hashline-ls mcp instead of npx -y hashline-ls mcp
+	// (the npx test runs that form against a registry on loopback).
+	block = strings.NewReplacer(
+		`"command": "npx", "args": ["-y", "hashline-ls", "mcp"`, `"command": "hashline-ls", "args": ["mcp"`,
+		`["npx", "-y", "hashline-ls", "mcp"`, `["hashline-ls", "mcp"`,
+	).Replace(block)
+	if strings.Contains(block, "npx") {
+		t.Fatalf("the README's section %s names npx in a form the tests do not know:\n%s", heading, block)
+	}
 	return block + "\n"
 }

@@ -79,9 +79,45 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 	ws := writeFiles(t, map[string]string{"greet.py": greetPy})
 	wantRead := shellVerb(t, bin, ws, "read", "greet.py")
 
+	checkTSSession(t, runTSClient(t, bin, nil, nil, ws), ws, wantRead)
+}
+
+// tsCall is one tool call's result as the TypeScript client reports it.
+type tsCall struct {
+	IsError    bool           `json:"isError"`
+	Blocks     int            `json:"blocks"`
+	Text       string         `json:"text"`
+	Structured map[string]any `json:"structured"`
+}
+
+// tsReport is what testdata/mcp_ts_client.cjs saw of a session.
+type tsReport struct {
+	ProtocolVersion string `json:"protocolVersion"`
+	Server          struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"server"`
+	Instructions string `json:"instructions"`
+	Tools        []struct {
+		Name         string `json:"name"`
+		ReadOnlyHint bool   `json:"readOnlyHint"`
+	} `json:"tools"`
+	Read, Edit, Stale tsCall
+}
+
+// runTSClient runs the TypeScript SDK's client against the server that
+// command (then args, then "mcp --root ws --no-editor") starts, with env
+// added to the client's environment, and returns what it reports.
+func runTSClient(t *testing.T, command string, args, env []string, ws string) tsReport {
+	t.Helper()
 	script, _ := filepath.Abs("testdata/mcp_ts_client.cjs")
 	cmd := exec.Command("node", script)
-	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+ws, "NODE_PATH="+npmModules(t))
+	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+command, "HASHLINE_ROOT="+ws, "NODE_PATH="+npmModules(t))
+	if args != nil {
+		b, _ := json.Marshal(args)
+		cmd.Env = append(cmd.Env, "HASHLINE_ARGS="+string(b))
+	}
+	cmd.Env = append(cmd.Env, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -90,29 +126,18 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 		t.Fatalf("node: %v\n%s", err, stderr.String())
 	}
 	t.Logf("TypeScript SDK session in %v", time.Since(start).Round(time.Millisecond))
-
-	type call struct {
-		IsError    bool           `json:"isError"`
-		Blocks     int            `json:"blocks"`
-		Text       string         `json:"text"`
-		Structured map[string]any `json:"structured"`
-	}
-	var report struct {
-		ProtocolVersion string `json:"protocolVersion"`
-		Server          struct {
-			Name    string `json:"name"`
-			Version string `json:"version"`
-		} `json:"server"`
-		Instructions string `json:"instructions"`
-		Tools        []struct {
-			Name         string `json:"name"`
-			ReadOnlyHint bool   `json:"readOnlyHint"`
-		} `json:"tools"`
-		Read, Edit, Stale call
-	}
+	var report tsReport
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("report: %v\n%s", err, out)
 	}
+	return report
+}
+
+// checkTSSession judges a session of mcp_ts_client.cjs on greet.py in ws:
+// the five tools, the read's text as the shell verb prints it, the edit on
+// disk, and the stale edit refused with the live tag.
+func checkTSSession(t *testing.T, report tsReport, ws, wantRead string) {
+	t.Helper()
 	t.Logf("negotiated %s with %s %s", report.ProtocolVersion, report.Server.Name, report.Server.Version)
 	if report.Server.Name != "hashline-ls" || report.Server.Version != commands.Version || report.Instructions != commands.Guidance() || report.ProtocolVersion == "" {
 		t.Fatalf("initialize: %+v", report.Server)
@@ -128,7 +153,7 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 	if !slices.Equal(names, []string{"hashline_edit", "hashline_grep", "hashline_patch", "hashline_read", "hashline_write"}) {
 		t.Fatalf("tools: %v", names)
 	}
-	for name, c := range map[string]call{"read": report.Read, "edit": report.Edit, "stale": report.Stale} {
+	for name, c := range map[string]tsCall{"read": report.Read, "edit": report.Edit, "stale": report.Stale} {
 		// One text block and nothing else: no structuredContent, which
 		// hosts would show the model in place of the text.
 		if c.Blocks != 1 || c.Text == "" || c.Structured != nil || c.IsError != errorCodeRe.MatchString(c.Text) {

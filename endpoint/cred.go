@@ -2,12 +2,19 @@
 
 package endpoint
 
-import "net"
+import (
+	"fmt"
+	"net"
+)
 
 // peerCred asks the kernel who is at the other end of c (sockCred says how
 // on each system).
-func peerCred(c *net.UnixConn) (Cred, error) {
-	raw, err := c.SyscallConn()
+func peerCred(c net.Conn) (Cred, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return Cred{}, fmt.Errorf("%T is not a Unix socket", c)
+	}
+	raw, err := uc.SyscallConn()
 	if err != nil {
 		return Cred{}, err
 	}

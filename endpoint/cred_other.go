@@ -1,4 +1,4 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package endpoint
 
@@ -8,6 +8,6 @@ import (
 )
 
 // peerCred cannot tell the peer here, so every connection is refused.
-func peerCred(*net.UnixConn) (Cred, error) {
+func peerCred(net.Conn) (Cred, error) {
 	return Cred{}, errors.New("peer credentials are not supported on this system")
 }

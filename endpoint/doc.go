@@ -91,4 +91,6 @@
 // written against text the disk never checked; that result warns once. A
 // write cut off before its answer may have landed, so it is not run again
 // on the disk: it fails with TOOL_FAILED, telling the model to read first.
+//
+// docs/design.md §8 describes the bridge as a whole.
 package endpoint

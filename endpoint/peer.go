@@ -26,19 +26,10 @@ func Allow(peer Cred, uid int) error {
 	return &Error{CodePeerRefused, fmt.Sprintf("refused a connection with %s: hashline-ls connects only processes of one user (uid %d); run the editor and hashline-ls mcp as the same user", who, uid)}
 }
 
-// checkPeer reads c's peer credentials and applies Allow.
-func checkPeer(c *net.UnixConn, uid int) error {
-	cred, err := peerCred(c)
-	if err != nil {
-		return &Error{CodePeerRefused, fmt.Sprintf("the credentials of the peer cannot be read (%v): connections are refused on this system", err)}
-	}
-	return Allow(cred, uid)
-}
-
-// Listener accepts connections on a published socket, only from the user
-// who published it. Close withdraws the entry.
+// Listener accepts connections on a published socket (on Windows, a named
+// pipe), only from the user who published it. Close withdraws the entry.
 type Listener struct {
-	ul  *net.UnixListener
+	l   net.Listener
 	reg *Registry
 
 	// Refused, when set before the first Accept, is told of each
@@ -53,7 +44,7 @@ type Listener struct {
 // from anyone else are closed without a byte read or written.
 func (l *Listener) Accept() (net.Conn, error) {
 	for {
-		c, err := l.ul.AcceptUnix()
+		c, err := l.l.Accept()
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +60,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 }
 
 // Addr is the socket's address.
-func (l *Listener) Addr() net.Addr { return l.ul.Addr() }
+func (l *Listener) Addr() net.Addr { return l.l.Addr() }
 
 // Info is what the entry says now.
 func (l *Listener) Info() Info {
@@ -98,5 +89,5 @@ func (l *Listener) Close() error {
 	if l.reg.dir != "" {
 		os.Remove(l.reg.infoPath(l.Info().PID))
 	}
-	return l.ul.Close()
+	return l.l.Close()
 }

@@ -195,5 +195,5 @@ func listen(path string, uid int) (*Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Listener{ul: ul, reg: &Registry{uid: uid}}, nil
+	return &Listener{l: ul, reg: &Registry{uid: uid}}, nil
 }

@@ -36,6 +36,9 @@ type Welcome struct {
 type Execute struct {
 	Command   string          `json:"command"`
 	Arguments json.RawMessage `json:"arguments"`
+	// Via is how the peer got the call ("MCP"), for the messages that
+	// refuse what a connection's session does not take.
+	Via string `json:"via,omitempty"`
 }
 
 // Socket is the path of the socket pid publishes in r.

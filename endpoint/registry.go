@@ -32,9 +32,14 @@ type Registry struct {
 }
 
 // Open returns the current user's registry: hashline-<uid> in $TMPDIR, else
-// in /tmp, created when missing and refused unless it is safe.
+// in /tmp (on Windows, %LOCALAPPDATA%\hashline-ls\endpoints), created
+// when missing and refused unless it is safe.
 func Open() (*Registry, error) {
-	return OpenDir(FolderPath(os.Getenv("TMPDIR"), os.Getuid()), os.Getuid())
+	dir, err := UserFolder()
+	if err != nil {
+		return nil, err
+	}
+	return OpenDir(dir, os.Getuid())
 }
 
 // OpenDir returns the registry in dir for uid, under the rules of Open.
@@ -48,10 +53,6 @@ func OpenDir(dir string, uid int) (*Registry, error) {
 // Dir is the registry's folder.
 func (r *Registry) Dir() string { return r.dir }
 
-func (r *Registry) socketPath(pid int) string {
-	return filepath.Join(r.dir, strconv.Itoa(pid)+".sock")
-}
-
 func (r *Registry) infoPath(pid int) string {
 	return filepath.Join(r.dir, strconv.Itoa(pid)+".json")
 }
@@ -59,12 +60,8 @@ func (r *Registry) infoPath(pid int) string {
 // remove drops pid's entry.
 func (r *Registry) remove(pid int) {
 	os.Remove(r.infoPath(pid))
-	os.Remove(r.socketPath(pid))
+	r.removeSocket(pid)
 }
-
-// maxSocketPath is the room sockaddr_un leaves for a path on Linux (108
-// bytes, NUL included); macOS leaves 104, which the check below also keeps.
-const maxSocketPath = 103
 
 // Publish listens on this process's socket and then writes its info file,
 // so a reader that finds the info finds a listening socket. A process
@@ -72,22 +69,14 @@ const maxSocketPath = 103
 // process's and is replaced.
 func (r *Registry) Publish(folders []string, version string) (*Listener, error) {
 	info := Info{PID: os.Getpid(), Folders: slices.Clone(folders), Version: version, Started: time.Now().UTC()}
-	sock := r.socketPath(info.PID)
-	if len(sock) > maxSocketPath {
-		return nil, fmt.Errorf("the endpoint socket path %s is %d bytes, over the %d a Unix socket allows: set TMPDIR to a shorter folder", sock, len(sock), maxSocketPath)
-	}
 	r.remove(info.PID)
-	ul, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	nl, err := r.listen(r.socketPath(info.PID))
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", sock, err)
+		return nil, err
 	}
-	if err := os.Chmod(sock, 0o600); err != nil {
-		ul.Close()
-		return nil, fmt.Errorf("restrict %s: %w", sock, err)
-	}
-	l := &Listener{ul: ul, reg: r, info: info}
+	l := &Listener{l: nl, reg: r, info: info}
 	if err := r.writeInfo(info); err != nil {
-		ul.Close()
+		nl.Close()
 		return nil, err
 	}
 	return l, nil
@@ -173,9 +162,8 @@ func (r *Registry) readInfo(pid int) (Info, error) {
 // Dial connects to the server info names and checks that it runs as this
 // user. An entry whose socket no longer listens is removed and reported as
 // CodeStale.
-func (r *Registry) Dial(ctx context.Context, info Info) (*net.UnixConn, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", r.socketPath(info.PID))
+func (r *Registry) Dial(ctx context.Context, info Info) (net.Conn, error) {
+	c, err := dial(ctx, r.socketPath(info.PID))
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, fs.ErrNotExist) {
 			r.remove(info.PID)
@@ -183,12 +171,11 @@ func (r *Registry) Dial(ctx context.Context, info Info) (*net.UnixConn, error) {
 		}
 		return nil, fmt.Errorf("connect to the editor with pid %d: %w", info.PID, err)
 	}
-	uc := c.(*net.UnixConn)
-	if err := checkPeer(uc, r.uid); err != nil {
-		uc.Close()
+	if err := checkPeer(c, r.uid); err != nil {
+		c.Close()
 		return nil, err
 	}
-	return uc, nil
+	return c, nil
 }
 
 // Choice is the server that serves a set of roots.
@@ -271,13 +258,14 @@ func holds(s Info, roots []string) (string, bool) {
 	return first, true
 }
 
-// within reports whether path is folder or lies below it.
+// within reports whether path is folder or lies below it; on Windows, in
+// any case, as the file system matches names.
 func within(path, folder string) bool {
-	if path == folder {
+	if samePath(path, folder) {
 		return true
 	}
 	if !strings.HasSuffix(folder, string(filepath.Separator)) {
 		folder += string(filepath.Separator)
 	}
-	return strings.HasPrefix(path, folder)
+	return len(path) >= len(folder) && samePath(path[:len(folder)], folder)
 }

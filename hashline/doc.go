@@ -9,4 +9,6 @@
 // telling the core what actually landed, is the edge's job.
 //
 // Section references (§N) point into the Line-Anchored Edit Contract.
+//
+// The rules it enforces are stated in docs/contract.md.
 package hashline

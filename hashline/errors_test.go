@@ -189,7 +189,7 @@ func TestEveryCodeIsProduced(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}}
-			res, err := s.Execute(context.Background(), commands.CmdRead, json.RawMessage(`{"path": "../secret.txt"}`))
+			res, err := s.Run(context.Background(), commands.Call{Command: commands.CmdRead, Args: json.RawMessage(`{"path": "../secret.txt"}`)})
 			if err != nil {
 				t.Fatal(err)
 			}

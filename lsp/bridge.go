@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/endpoint"
-	"hashline-ls/hashline"
 	"hashline-ls/workspace"
 )
 
@@ -32,15 +30,6 @@ import (
 type Endpoints struct {
 	Registry *endpoint.Registry
 	Problem  error
-}
-
-// NewStream frames JSON-RPC messages on rw as the language server does:
-// the bridge's two ends speak through it.
-func NewStream(rw io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
-	if log == nil {
-		log = zap.NewNop()
-	}
-	return newStream(rw, log)
 }
 
 // bridge is a server's endpoint and its connections.
@@ -260,7 +249,7 @@ func (c *bridgeConn) welcome(params json.RawMessage, folders []string) (endpoint
 		}
 	}
 	s := c.b.s
-	cmds := &commands.Server{Roots: roots, Sessions: s.cmds.Sessions, Source: source{s}, Sink: sink{s}, Blocks: s.cmds.Blocks, Log: s.log, Saver: saver{s}, Permits: s.cmds.Permits}
+	cmds := s.cmds.Within(roots, saver{s})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmds != nil {
@@ -310,38 +299,13 @@ func (c *bridgeConn) execute(ctx context.Context, call *jsonrpc2.Call, reply jso
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "execute params: "+err.Error()))
 		return
 	}
-	args, refusal, err := sessionArgs(p, session)
-	if err != nil || refusal != nil {
-		_ = reply(ctx, refusal, err)
-		return
-	}
 	c.calls.start(ctx, call, reply, p.Command, func(cctx context.Context) (commands.Result, error) {
-		return cmds.Execute(cctx, p.Command, args)
+		via := p.Via
+		if via == "" {
+			via = "the bridge"
+		}
+		return cmds.Run(cctx, commands.Call{Command: p.Command, Session: session, Via: via, Args: p.Arguments})
 	})
-}
-
-// sessionArgs names the connection's session in a command's arguments. A
-// session the peer names itself is refused with a result: the connection
-// is the session.
-func sessionArgs(p endpoint.Execute, session string) (json.RawMessage, any, error) {
-	raw := p.Arguments
-	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
-		raw = json.RawMessage("{}")
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("the arguments of %s must be one JSON object", p.Command))
-	}
-	if _, ok := m["session"]; ok {
-		return nil, commands.Refuse(hashline.CodeInvalidArgument, "session", fmt.Sprintf(
-			"argument session: %s takes no session over the bridge, where each connection is its own session: send the call again without it", p.Command)), nil
-	}
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	m["session"], _ = json.Marshal(session)
-	out, err := json.Marshal(m)
-	return out, nil, err
 }
 
 // end stops what the connection still runs and ends its session.

@@ -44,7 +44,7 @@ func (s *Server) executeCommand(ctx context.Context, call *jsonrpc2.Call, reply 
 		// Under s.mu, so that shutdown cancels every command it lets start.
 		s.calls.start(ctx, call, reply, p.Command, func(cctx context.Context) (commands.Result, error) {
 			prog := s.progress(cctx, p.WorkDoneToken, p.Command)
-			res, err := s.cmds.Execute(commands.WithProgress(cctx, prog), p.Command, args)
+			res, err := s.cmds.Run(commands.WithProgress(cctx, prog), commands.Call{Command: p.Command, Args: args})
 			prog.End("done")
 			return res, err
 		})

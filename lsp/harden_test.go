@@ -144,14 +144,14 @@ func TestLyingFrames(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := lsptest.New(t, lsptest.Options{Quiet: true})
 			e.WriteFile("a.txt", "a\n")
-			e.WriteBytes(c.raw)
+			e.Wire().WriteBytes(c.raw)
 			stillServes(t, e)
 			stillServes(t, e)
 			if !c.answered {
 				return
 			}
 			select {
-			case r := <-e.FrameAnswers():
+			case r := <-e.Wire().FrameAnswers():
 				got := r.ID()
 				if b, _ := json.Marshal(&got); string(b) != `"lying"` {
 					t.Fatalf("answer for id %s, want \"lying\"", b)
@@ -171,16 +171,16 @@ func TestLyingFrames(t *testing.T) {
 func TestEmptyStringID(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
 	e.WriteFile("a.txt", "a\n")
-	e.WriteBytes(frameOf(`{"jsonrpc":"2.0","id":"","method":"workspace/executeCommand","params":{"command":"hashline.read","arguments":[{"path":"a.txt"}]}}`))
-	e.WriteBytes(frameOf(`{"jsonrpc":"2.0","id":0,"method":"workspace/executeCommand","params":{"command":"hashline.describe","arguments":[{}]}}`))
+	e.Wire().WriteBytes(frameOf(`{"jsonrpc":"2.0","id":"","method":"workspace/executeCommand","params":{"command":"hashline.read","arguments":[{"path":"a.txt"}]}}`))
+	e.Wire().WriteBytes(frameOf(`{"jsonrpc":"2.0","id":0,"method":"workspace/executeCommand","params":{"command":"hashline.describe","arguments":[{}]}}`))
 	stillServes(t, e)
 	var empty, zero map[string]json.RawMessage
 	for deadline := time.Now().Add(callTimeout); empty == nil || zero == nil; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("answers on the wire: id \"\" %v, id 0 %v", empty, zero)
 		}
-		empty, _ = e.WireResponseRaw(`""`)
-		zero, _ = e.WireResponseRaw(`0`)
+		empty, _ = e.Wire().ResponseRaw(`""`)
+		zero, _ = e.Wire().ResponseRaw(`0`)
 	}
 	var r, d lsptest.Result
 	if json.Unmarshal(empty["result"], &r) != nil || !r.OK || r.Tag != tagOf("a\n") {

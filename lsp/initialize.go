@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 
@@ -64,9 +63,6 @@ type clientOffers struct {
 	SaveDocument bool `json:"saveDocument"`
 	// Flush: it answers hashline/flush (source.go).
 	Flush bool `json:"flush"`
-	// ChecksVersions: its workspace/applyEdit refuses a versioned edit
-	// whose version is not the document's, version 0 included.
-	ChecksVersions bool `json:"checksVersions"`
 }
 
 func parseOffers(raw json.RawMessage) clientOffers {
@@ -78,7 +74,6 @@ func parseOffers(raw json.RawMessage) clientOffers {
 	if h := o.Hashline; h != nil {
 		o.SaveDocument = o.SaveDocument || h.SaveDocument
 		o.Flush = o.Flush || h.Flush
-		o.ChecksVersions = o.ChecksVersions || h.ChecksVersions
 	}
 	return o.clientOffers
 }
@@ -95,6 +90,11 @@ type Settings struct {
 	// workspace/applyEdit, which may sit behind a dialog the user must
 	// answer.
 	ApplyEditTimeoutMs int `json:"applyEditTimeoutMs"`
+	// NewFileEOL is "\r\n" where the editor ends the lines of new files
+	// with CRLF (VS Code's files.eol, which is CRLF on Windows by default):
+	// a file created with plain LF lines then takes it. Anything else
+	// leaves the content's endings.
+	NewFileEOL string `json:"newFileEol"`
 }
 
 func defaultSettings() Settings { return Settings{LandTimeoutMs: 2000, ApplyEditTimeoutMs: 60000} }
@@ -247,21 +247,4 @@ func (s *Server) didChangeConfiguration(raw json.RawMessage) error {
 	s.mu.Unlock()
 	s.applyRoots()
 	return err
-}
-
-// uriPath returns the local path of a file:// URI.
-func uriPath(uri string) (string, bool) {
-	if uri == "" {
-		return "", false
-	}
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") || u.Path == "" {
-		return "", false
-	}
-	return filepath.FromSlash(u.Path), true
-}
-
-// fileURI is the file:// URI of an absolute path.
-func fileURI(path string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }

@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"hashline-ls/commands"
@@ -104,19 +105,22 @@ func TestEditFileNotHeld(t *testing.T) {
 	})
 	t.Run("editor loads it where the server cannot see", func(t *testing.T) {
 		// Neovim 0.7 with nothing attaching the client to the new buffer:
-		// it answers applied, and the server never hears of the text.
-		e := lsptest.New(t, lsptest.Options{ApplyEdit: true, ResourceOps: []string{"create", "rename", "delete"},
-			InitOptions: map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}})
-		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldHidden})
-		e.WriteFile("b.txt", "alpha\nbeta\n")
-		r := e.Read("b.txt")
-		res := e.Fail(commands.CmdEdit, map[string]any{"path": "b.txt", "tag": r.Tag, "ops": "CUT 1.=1"}, hashline.CodeToolFailed)
-		if res.Error.Details.LiveTag != tagOf("alpha\nbeta\n") {
-			t.Fatalf("live tag = %s, want the disk's %s", res.Error.Details.LiveTag, tagOf("alpha\nbeta\n"))
-		}
-		if got := e.DiskText("b.txt"); got != "alpha\nbeta\n" {
-			t.Fatalf("disk = %q, want it untouched", got)
-		}
+		// it answers applied, and the server never hears of the text. The
+		// wait for it passes in virtual time.
+		synctest.Test(t, func(t *testing.T) {
+			e := lsptest.New(t, lsptest.Options{ApplyEdit: true, ResourceOps: []string{"create", "rename", "delete"},
+				InitOptions: map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}})
+			e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldHidden})
+			e.WriteFile("b.txt", "alpha\nbeta\n")
+			r := e.Read("b.txt")
+			res := e.Fail(commands.CmdEdit, map[string]any{"path": "b.txt", "tag": r.Tag, "ops": "CUT 1.=1"}, hashline.CodeToolFailed)
+			if res.Error.Details.LiveTag != tagOf("alpha\nbeta\n") {
+				t.Fatalf("live tag = %s, want the disk's %s", res.Error.Details.LiveTag, tagOf("alpha\nbeta\n"))
+			}
+			if got := e.DiskText("b.txt"); got != "alpha\nbeta\n" {
+				t.Fatalf("disk = %q, want it untouched", got)
+			}
+		})
 	})
 }
 
@@ -194,34 +198,43 @@ func TestVersionsJump(t *testing.T) {
 	}
 }
 
+// landIn runs f in a synctest bubble, so that the waits for an editor to
+// report what landed pass in virtual time, with an editor like Neovim 0.7
+// that holds name open with text and a land timeout of landMs.
+func landIn(t *testing.T, landMs int, name, text string, f func(t *testing.T, e *lsptest.Editor, tag string)) {
+	synctest.Test(t, func(t *testing.T) {
+		opts := lsptest.Neovim()
+		opts.InitOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": landMs}}
+		e := lsptest.New(t, opts)
+		e.WriteFile(name, text)
+		e.Open(name, 0)
+		f(t, e, e.Read(name).Tag)
+	})
+}
+
 // An editor that answers applied but changes nothing (Neovim 0.7 with a
 // stale version) must not pass for a success.
 func TestAppliedButUnchanged(t *testing.T) {
-	opts := lsptest.Neovim()
-	opts.InitOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 300}}
-	e := lsptest.New(t, opts)
 	old := "keep\nchange me\n"
-	e.WriteFile("d.txt", old)
-	e.Open("d.txt", 0)
-	r := e.Read("d.txt")
-
-	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
-	res := e.Fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+changed"}, hashline.CodeToolFailed)
-	if res.Error.Details.LiveTag != tagOf(old) || !res.Error.Retriable {
-		t.Fatalf("error = %s, want a retriable failure with the live tag %s", res.Raw, tagOf(old))
-	}
-	if got := e.BufferText("d.txt"); got != old {
-		t.Fatalf("buffer = %q, want it unchanged", got)
-	}
-	// Nothing was recorded as written: the tag of the text that did not land
-	// means nothing to the session.
-	e.SetBehaviour(lsptest.ApplyBehaviour{})
-	e.Fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": tagOf("keep\nchanged\n"), "ops": "PUT 1.=1:\n+x"}, hashline.CodeTagUnknown)
-	// The old tag still names the text the buffer holds.
-	res = e.Edit("d.txt", r.Tag, "PUT 2.=2:\n+changed")
-	if want := "keep\nchanged\n"; e.BufferText("d.txt") != want || res.Tag != tagOf(want) {
-		t.Fatalf("retry: buffer %q result %s, want %q", e.BufferText("d.txt"), res.Raw, want)
-	}
+	landIn(t, 300, "d.txt", old, func(t *testing.T, e *lsptest.Editor, tag string) {
+		e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
+		res := e.Fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": tag, "ops": "PUT 2.=2:\n+changed"}, hashline.CodeToolFailed)
+		if res.Error.Details.LiveTag != tagOf(old) || !res.Error.Retriable {
+			t.Fatalf("error = %s, want a retriable failure with the live tag %s", res.Raw, tagOf(old))
+		}
+		if got := e.BufferText("d.txt"); got != old {
+			t.Fatalf("buffer = %q, want it unchanged", got)
+		}
+		// Nothing was recorded as written: the tag of the text that did
+		// not land means nothing to the session.
+		e.SetBehaviour(lsptest.ApplyBehaviour{})
+		e.Fail(commands.CmdEdit, map[string]any{"path": "d.txt", "tag": tagOf("keep\nchanged\n"), "ops": "PUT 1.=1:\n+x"}, hashline.CodeTagUnknown)
+		// The old tag still names the text the buffer holds.
+		res = e.Edit("d.txt", tag, "PUT 2.=2:\n+changed")
+		if want := "keep\nchanged\n"; e.BufferText("d.txt") != want || res.Tag != tagOf(want) {
+			t.Fatalf("retry: buffer %q result %s, want %q", e.BufferText("d.txt"), res.Raw, want)
+		}
+	})
 }
 
 // Neovim 0.7 holds the user's keystrokes back (its debounce) while the
@@ -229,25 +242,21 @@ func TestAppliedButUnchanged(t *testing.T) {
 // the edit as stale, answers applied, and reports the keystrokes. The
 // keystrokes are not the edit landing: the call must fail with the live tag.
 func TestStaleSkipWithHeldKeystrokes(t *testing.T) {
-	opts := lsptest.Neovim()
-	opts.InitOptions = map[string]any{"hashline": map[string]any{"landTimeoutMs": 1000}}
-	e := lsptest.New(t, opts)
-	e.WriteFile("n.txt", "a\nb\n")
-	e.Open("n.txt", 0)
-	r := e.Read("n.txt")
-	e.SetBehaviour(lsptest.ApplyBehaviour{StaleSkip: true, Delay: 150 * time.Millisecond})
-	e.TypeAt("n.txt", 0, 1, "A", true)
-	res, err := e.Exec(commands.CmdEdit, map[string]any{"path": "n.txt", "tag": r.Tag, "ops": "PUT 2.=2:\n+B"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := e.BufferText("n.txt")
-	if buf != "A\nb\n" {
-		t.Fatalf("buffer = %q, want the keystroke only (the edit was skipped)", buf)
-	}
-	if res.OK || res.Error.Code != hashline.CodeToolFailed || res.Error.Details.LiveTag != tagOf(buf) {
-		t.Fatalf("result = %s, want TOOL_FAILED with live tag %s", res.Raw, tagOf(buf))
-	}
+	landIn(t, 1000, "n.txt", "a\nb\n", func(t *testing.T, e *lsptest.Editor, tag string) {
+		e.SetBehaviour(lsptest.ApplyBehaviour{StaleSkip: true, Delay: 150 * time.Millisecond})
+		e.TypeAt("n.txt", 0, 1, "A", true)
+		res, err := e.Exec(commands.CmdEdit, map[string]any{"path": "n.txt", "tag": tag, "ops": "PUT 2.=2:\n+B"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := e.BufferText("n.txt")
+		if buf != "A\nb\n" {
+			t.Fatalf("buffer = %q, want the keystroke only (the edit was skipped)", buf)
+		}
+		if res.OK || res.Error.Code != hashline.CodeToolFailed || res.Error.Details.LiveTag != tagOf(buf) {
+			t.Fatalf("result = %s, want TOOL_FAILED with live tag %s", res.Raw, tagOf(buf))
+		}
+	})
 }
 
 // typeOnce is an OnRefuse for which the user types text at the byte at of

@@ -146,17 +146,23 @@ func TestPatchPartiallyApplied(t *testing.T) {
 	}
 }
 
-// An editor that refuses the whole patch: nothing landed, and the answer
-// says so and what to do.
+// An editor that refuses the whole patch is answered as for every change:
+// once, it gets the patch again; twice, of text that stands still, the
+// refusal is the answer, and nothing landed.
 func TestPatchRefusedWhole(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
 	a, b := openTwo(t, e, "one\n", "two\n")
 	e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 1})
-	res := patch(t, e, "@@ a.txt\n= "+a[1]+"\n~ONE\n@@ b.txt\n= "+b[1]+"\n~TWO\n")
-	if res.OK || res.Error == nil || res.Error.Code != hashline.CodeTagMismatch || !strings.Contains(res.Error.Message, "nothing was written") {
-		t.Fatalf("patch = %s, want EDIT_TAG_MISMATCH saying nothing was written", res.Raw)
+	if res := patch(t, e, "@@ a.txt\n= "+a[1]+"\n~ONE\n@@ b.txt\n= "+b[1]+"\n~TWO\n"); !res.OK || e.BufferText("a.txt") != "ONE\n" || e.BufferText("b.txt") != "TWO\n" {
+		t.Fatalf("patch refused once = %s", res.Raw)
 	}
-	if e.BufferText("a.txt") != "one\n" || e.BufferText("b.txt") != "two\n" {
+	a, b = e.LineAnchors("a.txt"), e.LineAnchors("b.txt")
+	e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 2})
+	res := patch(t, e, "@@ a.txt\n= "+a[1]+"\n~one\n@@ b.txt\n= "+b[1]+"\n~two\n")
+	if res.OK || res.Error == nil || res.Error.Code != hashline.CodeToolFailed || !strings.Contains(res.Error.Message, "the editor refused the patch of a.txt, b.txt, though the file did not change") {
+		t.Fatalf("patch refused twice = %s, want TOOL_FAILED saying the editor refused it", res.Raw)
+	}
+	if e.BufferText("a.txt") != "ONE\n" || e.BufferText("b.txt") != "TWO\n" {
 		t.Fatal("buffers changed")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp/lsptest"
 )
 
@@ -27,7 +28,7 @@ func TestResourceOperations(t *testing.T) {
 			t.Fatalf("disk = %q, want %q", got, content)
 		}
 		dcs := lastApply(t, e).Edit.DocumentChanges
-		if len(dcs) != 2 || dcs[0].Kind != "create" || dcs[0].URI != lsptest.URI(e.Path("new/dir/n.txt")) || dcs[0].Options["overwrite"] {
+		if len(dcs) != 2 || dcs[0].Kind != "create" || e.PathOf(dcs[0].URI) != e.Path("new/dir/n.txt") || dcs[0].Options["overwrite"] {
 			t.Fatalf("document changes = %+v, want a CreateFile that does not overwrite, then the text", dcs)
 		}
 		if v, err := dcs[1].Version(); err != nil || v != nil || dcs[1].Edits[0].NewText != content {
@@ -50,7 +51,7 @@ func TestResourceOperations(t *testing.T) {
 			t.Fatalf("after MV: m.txt exists %v, moved/m2.txt %q", e.Exists("m.txt"), e.DiskText("moved/m2.txt"))
 		}
 		dcs := lastApply(t, e).Edit.DocumentChanges
-		if len(dcs) != 1 || dcs[0].Kind != "rename" || dcs[0].OldURI != lsptest.URI(e.Path("m.txt")) || dcs[0].NewURI != lsptest.URI(e.Path("moved/m2.txt")) {
+		if len(dcs) != 1 || dcs[0].Kind != "rename" || e.PathOf(dcs[0].OldURI) != e.Path("m.txt") || e.PathOf(dcs[0].NewURI) != e.Path("moved/m2.txt") {
 			t.Fatalf("document changes = %+v, want one RenameFile", dcs)
 		}
 	})
@@ -95,7 +96,7 @@ func TestResourceOperationDelete(t *testing.T) {
 			t.Fatalf("open %v: result %s, file exists %v, buffer held %v", open, res.Raw, e.Exists("r.txt"), e.Holds("r.txt"))
 		}
 		dcs := lastApply(t, e).Edit.DocumentChanges
-		if len(dcs) != 1 || dcs[0].Kind != "delete" || dcs[0].URI != lsptest.URI(e.Path("r.txt")) {
+		if len(dcs) != 1 || dcs[0].Kind != "delete" || e.PathOf(dcs[0].URI) != e.Path("r.txt") {
 			t.Fatalf("document changes = %+v, want one DeleteFile", dcs)
 		}
 	}
@@ -167,13 +168,14 @@ func TestNoApplyEditCapability(t *testing.T) {
 	if err := os.Chmod(e.Path("d.txt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	mode := testenv.Mode(t, e.Path("d.txt")) // 0600, or on Windows 0666
 	r := e.Read("d.txt")
 	res := e.Edit("d.txt", r.Tag, "PUT 2.=2:\n+B")
 	if want := "a\nB\n"; e.DiskText("d.txt") != want || res.Tag != tagOf(want) {
 		t.Fatalf("edit: disk %q result %s", e.DiskText("d.txt"), res.Raw)
 	}
-	if fi, err := os.Stat(e.Path("d.txt")); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("mode after the edit = %v (%v), want 0600", fi.Mode().Perm(), err)
+	if got := testenv.Mode(t, e.Path("d.txt")); got != mode {
+		t.Fatalf("mode after the edit = %v, want %v", got, mode)
 	}
 	res = e.OK(commands.CmdWrite, map[string]any{"path": "d.txt", "content": "whole\n"})
 	if e.DiskText("d.txt") != "whole\n" || res.Created || res.Tag != tagOf("whole\n") {

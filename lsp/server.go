@@ -1,13 +1,19 @@
 // Package lsp is the protocol edge of hashline-ls: it speaks the Language
 // Server Protocol over a stream, keeps the documents the editor has open,
 // runs the hashline.* commands, and lands their edits through
-// workspace/applyEdit so they go through the editor's buffers and undo.
+// workspace/applyEdit so they go through the editor's buffers and undo
+// (apply.go), saving through the editor what a bridged edit left (save.go).
+// It also serves the bridge (bridge.go): the endpoint hashline-ls mcp
+// reaches the running editor's server through, each connection a session
+// of its own over the same documents.
 //
 // Concurrency (DESIGN §6): jsonrpc2 calls the handler on its read loop, and
 // the same loop delivers the answers to the server's own calls. So
 // notifications are handled on the loop, in order, and never wait; every
 // executeCommand runs on its own goroutine, where it may call the client and
 // wait for the didChange that follows.
+//
+// docs/design.md §4 and docs/design.md §5 describe its concurrency and writes.
 package lsp
 
 import (
@@ -24,8 +30,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/documents"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
 )
 
@@ -111,7 +115,8 @@ func New(log *zap.Logger) *Server {
 		exit:     make(chan int, 1),
 	}
 	docs.SetDisk(documents.Disk{Roots: roots})
-	s.cmds = &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: source{s}, Sink: sink{s}, Blocks: blocks.New(), Log: log, Permits: &commands.Permits{}}
+	s.cmds = commands.New(roots, source{s}, sink{s}, log)
+	s.cmds.NewFileEOL = s.newFileEOL
 	s.bridge = newBridge(s)
 	return s
 }
@@ -251,6 +256,13 @@ func (s *Server) clientOffers() clientOffers {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.offers
+}
+
+// newFileEOL is the line ending the editor gives new files.
+func (s *Server) newFileEOL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings.NewFileEOL
 }
 
 func (s *Server) capabilities() clientCaps {

@@ -47,6 +47,15 @@ type stream struct {
 	mu sync.Mutex // serializes writes
 }
 
+// NewStream frames JSON-RPC messages on rw as the language server does:
+// the bridge's two ends speak through it.
+func NewStream(rw io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return newStream(rw, log)
+}
+
 func newStream(rw io.ReadWriteCloser, log *zap.Logger) *stream {
 	return &stream{rw: rw, in: bufio.NewReaderSize(rw, maxHeaderLine), log: log}
 }

@@ -51,7 +51,7 @@ func benchBridge(b *testing.B) (*lsptest.Editor, Session) {
 // bridged runs a command through the bridge and returns its result.
 func bridged(b *testing.B, sess Session, command string, args map[string]any) map[string]any {
 	raw, _ := json.Marshal(args)
-	res, err := sess.Execute(context.Background(), command, raw)
+	res, err := sess.Run(context.Background(), commands.Call{Command: command, Args: raw})
 	if err != nil {
 		b.Fatal(err)
 	}

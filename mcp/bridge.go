@@ -108,16 +108,16 @@ type bridgeSession struct {
 	notice  string  // a warning for the next result
 }
 
-func (s *bridgeSession) Execute(ctx context.Context, command string, args json.RawMessage) (json.RawMessage, error) {
-	if res := s.b.confine(command, args); res != nil {
-		return s.noted(res)
-	}
+// Run runs c in the editor; the editor's server confines it to this
+// process's roots, which hello named. On the disk it runs in a session of
+// its own.
+func (s *bridgeSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
 	s.mu.Lock()
 	ec := s.editor
 	s.mu.Unlock()
 	if ec != nil {
 		var res json.RawMessage
-		err := ec.call(ctx, endpoint.MethodExecute, endpoint.Execute{Command: command, Arguments: args}, &res)
+		err := ec.call(ctx, endpoint.MethodExecute, endpoint.Execute{Command: c.Command, Arguments: c.Args, Via: c.Via}, &res)
 		gone, sent := isGone(err)
 		if !gone {
 			if err != nil {
@@ -128,17 +128,17 @@ func (s *bridgeSession) Execute(ctx context.Context, command string, args json.R
 		if err := s.editorGone(ctx, ec); err != nil {
 			return nil, err
 		}
-		if sent && !readOnly(command) {
+		if sent && !readOnly(c.Command) {
 			// The editor may have applied it: running it again on the
 			// disk could apply it twice.
 			return s.noted(refuse(hashline.CodeToolFailed, "", fmt.Sprintf(
-				"the editor went away while it ran %s, which may have changed the file: read it before doing anything else", command)))
+				"the editor went away while it ran %s, which may have changed the file: read it before doing anything else", c.Command)))
 		}
 	}
 	s.mu.Lock()
 	disk := s.disk
 	s.mu.Unlock()
-	res, err := disk.Execute(ctx, command, args)
+	res, err := disk.Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/documents"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/workspace"
 )
 
@@ -24,14 +22,7 @@ type Disk struct {
 
 // NewDisk returns a Disk over roots, with sessions of its own.
 func NewDisk(roots *workspace.Roots, log *zap.Logger) *Disk {
-	return &Disk{cmds: &commands.Server{
-		Roots:    roots,
-		Sessions: hashline.NewSessions(),
-		Source:   documents.Disk{Roots: roots},
-		Sink:     documents.Disk{Roots: roots},
-		Blocks:   blocks.New(),
-		Log:      log,
-	}}
+	return &Disk{cmds: commands.New(roots, documents.Disk{Roots: roots}, documents.Disk{Roots: roots}, log)}
 }
 
 // Open starts a session nothing else can name.
@@ -44,20 +35,9 @@ type diskSession struct {
 	name string
 }
 
-func (s *diskSession) Execute(ctx context.Context, command string, args json.RawMessage) (json.RawMessage, error) {
-	var m map[string]any
-	if err := json.Unmarshal(args, &m); err != nil {
-		return nil, fmt.Errorf("the arguments of %s must be one JSON object", command)
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	m["session"] = s.name
-	withSession, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.d.cmds.Execute(ctx, command, withSession)
+func (s *diskSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
+	c.Session = s.name
+	res, err := s.d.cmds.Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -20,4 +20,6 @@
 // A Backend runs the commands. Disk works on the files directly, with the
 // shell verbs' confinement and atomic writes; the bridge to a running
 // editor's server (see package endpoint) is another Backend.
+//
+// docs/design.md §8 describes the bridge, docs/design.md §9.2 this front end.
 package mcp

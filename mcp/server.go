@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,10 +25,9 @@ type Backend interface {
 
 // Session runs commands for one connection.
 type Session interface {
-	// Execute runs command with args (one JSON object, without a session
-	// argument) and returns the result object as JSON. The error is kept
-	// for faults that leave no result.
-	Execute(ctx context.Context, command string, args json.RawMessage) (json.RawMessage, error)
+	// Run runs a call in the connection's session and returns the result
+	// object as JSON. The error is kept for faults that leave no result.
+	Run(ctx context.Context, c commands.Call) (json.RawMessage, error)
 	// Close ends the session.
 	Close() error
 }
@@ -99,14 +97,7 @@ func command(tool string) string {
 func (s *Server) handler(sess Session, tool *sdk.Tool) sdk.ToolHandler {
 	cmd := command(tool.Name)
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		args, refusal, err := arguments(tool.Name, req.Params.Arguments)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
-		}
-		res := refusal
-		if res == nil {
-			res, err = sess.Execute(ctx, cmd, args)
-		}
+		res, err := sess.Run(ctx, commands.Call{Command: cmd, Via: "MCP", Args: req.Params.Arguments})
 		if err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil) {
 			// Cancelled before anything was written: the request is
 			// answered as cancelled.
@@ -118,32 +109,6 @@ func (s *Server) handler(sess Session, tool *sdk.Tool) sdk.ToolHandler {
 		}
 		return toolResult(res)
 	}
-}
-
-// hostArgs are the arguments a host sets over executeCommand. Over MCP the
-// connection is the session, so a model may not name another.
-var hostArgs = []string{"session", "turn"}
-
-// arguments checks that raw is one JSON object without host arguments, and
-// drops the controls hosts add (hostControls). A host argument is refused
-// with a result the model can act on; anything but an object is a
-// protocol fault.
-func arguments(tool string, raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 || strings.TrimSpace(string(raw)) == "null" {
-		return json.RawMessage("{}"), nil, nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, nil, fmt.Errorf("the arguments of %s must be one JSON object", tool)
-	}
-	for _, k := range hostArgs {
-		if _, ok := m[k]; ok {
-			return nil, refuse(hashline.CodeInvalidArgument, k,
-				fmt.Sprintf("argument %s: %s takes no %s over MCP, where each connection is its own session: send the call again without it", k, tool, k)), nil
-		}
-	}
-	args, err := withoutHostControls(m, raw)
-	return args, nil, err
 }
 
 // refuse is the result of a call the MCP edge refuses before any command

@@ -4,7 +4,9 @@
 # hold on any machine. Repeated runs (-count) are averaged. A benchmark that
 # reports latencies (p50-ms beside the pipe client's pipe-p50-ms, measured in
 # the same run) is stated beside that baseline instead. Exits 1 when a
-# benchmark misses its target.
+# benchmark misses its target. A benchmark that reports ratios of its own
+# (metrics ending in -x, each measured against its baseline in the same
+# loop, such as outline/parse-x) is stated by them, each against its target.
 #
 #   go test -run '^$' -bench . -benchmem ./hashline/ | awk -f scripts/benchratio.awk
 
@@ -33,6 +35,11 @@ BEGIN {
 	target["Edit"] = 4
 	target["Recover"] = 20
 	target["DidChange10MB"] = 2
+
+	# Targets of the ratios benchmarks report themselves (-x metrics).
+	xtarget["outline/parse-x"] = 1.3
+	xtarget["median-bytes-x"] = 0.2
+	baseline["hashline-ls/hashline/blocks"] = "-"
 }
 
 /^pkg: / { pkg = $2 }
@@ -55,6 +62,10 @@ BEGIN {
 			us[key, $i] += $(i - 1)
 		}
 		if ($i ~ /-ms$/) ms[key, $i] += $(i - 1)
+		if ($i ~ /-x$/) {
+			if (!((key, $i) in xv)) xm[key] = xm[key] " " $i
+			xv[key, $i] += $(i - 1)
+		}
 	}
 }
 
@@ -72,7 +83,19 @@ END {
 		line = sprintf("%-26s %12.0f ns/op %10.0f B/op %7.0f allocs/op", name, avg, bytes[key] / runs[key], allocs[key] / runs[key])
 		bname = (p in baseline) ? baseline[p] : "Baseline"
 		base = p SUBSEP bname
-		if (bname == "-") {
+		if (key in xm) {
+			n = split(xm[key], names, " ")
+			for (j = 1; j <= n; j++) {
+				m = names[j]
+				v = xv[key, m] / runs[key]
+				line = line sprintf("\n      %-22s %8.3f", m, v)
+				if (m in xtarget) {
+					ok = v <= xtarget[m]
+					line = line sprintf(" (target <= %g) %s", xtarget[m], ok ? "ok" : "MISSED")
+					if (!ok) missed = 1
+				}
+			}
+		} else if (bname == "-") {
 			n = split(metrics[key], names, " ")
 			for (j = 1; j <= n; j++) {
 				m = names[j]

@@ -8,6 +8,8 @@
 // never creates, opens, reads or writes a file. A name checked here may
 // change before it is used, so every use opens the file beneath its root
 // again (package confined).
+//
+// docs/contract.md §4 states the rules of paths.
 package workspace
 
 import (
@@ -193,7 +195,7 @@ func (r *Roots) Resolve(p string) (Path, error) {
 			return Path{}, err
 		}
 	}
-	name = filepath.FromSlash(name)
+	name = onRootDrive(filepath.FromSlash(name), roots)
 
 	if filepath.IsAbs(name) {
 		abs, exists, err := walk(p, name)
@@ -287,6 +289,9 @@ func fromURI(p string) (string, error) {
 		return "", &Error{Kind: Invalid, Path: p,
 			Msg: fmt.Sprintf("URI %q is not a plain absolute file URI: use the form file:///abs/path and percent-encode '?' and '#' as %%3F and %%23", p)}
 	}
+	if name, ok := uncPath(u); ok {
+		return name, nil
+	}
 	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
 		return "", &Error{Kind: Invalid, Path: p,
 			Msg: fmt.Sprintf("URI %q names host %q: only local files can be resolved, use file:///abs/path", p, u.Host)}
@@ -313,11 +318,14 @@ func fromURI(p string) (string, error) {
 func walk(orig, p string) (abs string, exists bool, err error) {
 	vol := filepath.VolumeName(p)
 	sep := string(filepath.Separator)
-	cur := vol + sep
+	cur := canonVolume(vol) + sep
 	comps := split(p[len(vol):])
 	hops := 0
 	for len(comps) > 0 {
 		c := comps[0]
+		if err := checkName(orig, c); err != nil {
+			return "", false, err
+		}
 		if c == ".." {
 			// cur is fully resolved, so its lexical parent is its real parent.
 			cur = filepath.Dir(cur)
@@ -347,14 +355,14 @@ func walk(orig, p string) (abs string, exists bool, err error) {
 			rest := comps[1:]
 			if filepath.IsAbs(target) {
 				tv := filepath.VolumeName(target)
-				cur = tv + sep
+				cur = canonVolume(tv) + sep
 				comps = append(split(target[len(tv):]), rest...)
 			} else {
 				comps = append(split(target), rest...)
 			}
 			continue
 		}
-		cur = next
+		cur = filepath.Join(cur, onDisk(next, c))
 		comps = comps[1:]
 		if !fi.IsDir() && len(comps) > 0 {
 			// Nothing exists below a regular file; treat the remainder as
@@ -397,7 +405,7 @@ func split(p string) []string {
 // roots are nested.
 func place(orig, joined, abs string, exists bool, preferred string, roots []string) (Path, error) {
 	for _, root := range roots {
-		if abs == root {
+		if samePath(abs, root) {
 			return Path{}, &Error{Kind: Invalid, Path: orig,
 				Msg: fmt.Sprintf("path %q is the workspace folder %s itself, not a file: name a file inside it, such as \"src/main.go\"", orig, root)}
 		}
@@ -464,5 +472,5 @@ func withSep(root string) string {
 
 func inside(abs, root string) bool {
 	prefix := withSep(root)
-	return len(abs) > len(prefix) && strings.HasPrefix(abs, prefix)
+	return len(abs) > len(prefix) && samePath(abs[:len(prefix)], prefix)
 }

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"hashline-ls/hashline"
 	"hashline-ls/internal/testenv"
 )
@@ -54,7 +52,7 @@ func swapFIFOWorkspace(t *testing.T, text string) (ws string, stop func() int) {
 	t.Helper()
 	ws = t.TempDir()
 	testenv.WriteFiles(t, ws, map[string]string{"f.txt": text})
-	if err := unix.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
+	if err := testenv.Mkfifo(filepath.Join(ws, "fifo")); err != nil {
 		t.Fatal(err)
 	}
 	return ws, testenv.Swap(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "fifo"))
@@ -145,9 +143,14 @@ func buildBinary(t *testing.T) string {
 	return build(t)
 }
 
-// build builds hashline-ls into a folder of the test's own.
+// build builds hashline-ls into a folder of the test's own, unless
+// HASHLINE_BIN names one built already, as where the tests run without Go
+// (the Windows tests under Wine).
 func build(tb testing.TB) string {
 	tb.Helper()
+	if bin := os.Getenv("HASHLINE_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(tb.TempDir(), "hashline-ls")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		tb.Fatalf("build: %v\n%s", err, out)
@@ -239,7 +242,7 @@ func TestVerbInputFilesBounded(t *testing.T) {
 	ws := t.TempDir()
 	testenv.WriteFiles(t, ws, map[string]string{"a.txt": "a\n"})
 	fifo := filepath.Join(ws, "fifo")
-	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+	if err := testenv.Mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	huge := filepath.Join(ws, "huge")
@@ -317,7 +320,7 @@ func TestGrepVerbConfined(t *testing.T) {
 	t.Run("a FIFO .gitignore", func(t *testing.T) {
 		ws := t.TempDir()
 		testenv.WriteFiles(t, ws, map[string]string{"f.txt": "hit\n"})
-		if err := unix.Mkfifo(filepath.Join(ws, ".gitignore"), 0o644); err != nil {
+		if err := testenv.Mkfifo(filepath.Join(ws, ".gitignore")); err != nil {
 			t.Fatal(err)
 		}
 		out, _ := grepSoon(t, ws, "hit")

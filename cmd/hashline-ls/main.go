@@ -4,7 +4,7 @@
 // stdin and stdout. With a verb it runs one command on the files on disk,
 // with the current folder as the workspace:
 //
-//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line]
+//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME]
 //	hashline-ls edit PATH --tag TAG [--ops FILE]      (ops from stdin without --ops)
 //	hashline-ls write PATH [--content FILE]           (content from stdin without --content)
 //	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N] [--anchors line]
@@ -17,6 +17,8 @@
 // shows: on stdout for a success, on stderr for a failure ("CODE: message"
 // and what a retry needs), which exits 1. With --json it prints the result
 // object exactly as the command returns it, text included.
+//
+// docs/design.md says how it is built, docs/contract.md what it enforces.
 package main
 
 import (
@@ -36,8 +38,6 @@ import (
 	"hashline-ls/confined"
 	"hashline-ls/documents"
 	"hashline-ls/endpoint"
-	"hashline-ls/hashline"
-	"hashline-ls/hashline/blocks"
 	"hashline-ls/lsp"
 	"hashline-ls/workspace"
 )
@@ -48,10 +48,10 @@ func main() {
 
 const usage = `usage:
   hashline-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--json]
+  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME] [--json]
   hashline-ls edit PATH --tag TAG [--ops FILE] [--json]          ops from stdin without --ops
   hashline-ls write PATH [--content FILE] [--json]               content from stdin without --content
-  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count]
+  hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count|symbols]
                    [--ignore-case|-i] [--max-results N] [--anchors line] [--json]
   hashline-ls patch [--patch FILE] [--json]                      patch from stdin without --patch
   hashline-ls describe [--json]
@@ -84,11 +84,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ignoreCase bool
 	var maxResults int
 	var anchors, patchFile string
+	var outline bool
+	var symbol string
 	switch verb {
 	case "read":
 		fs.IntVar(&offset, "offset", 0, "first line to show (1-based)")
 		fs.IntVar(&limit, "limit", 0, "most lines to show")
 		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
+		fs.BoolVar(&outline, "outline", false, "one row per declaration instead of the lines")
+		fs.StringVar(&symbol, "symbol", "", "read only this declaration's lines (a qualified name such as Server.handle)")
 	case "patch":
 		fs.StringVar(&patchFile, "patch", "", "file holding the patch (default: stdin)")
 	case "edit":
@@ -98,7 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.StringVar(&contentFile, "content", "", "file holding the content (default: stdin)")
 	case "grep":
 		fs.StringVar(&glob, "glob", "", "only files whose workspace-relative path matches this glob")
-		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches or count")
+		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches, count or symbols")
 		fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters in either case")
 		fs.BoolVar(&ignoreCase, "i", false, "match letters in either case")
 		fs.IntVar(&maxResults, "max-results", 0, "most matching lines (content) or files (other modes)")
@@ -145,6 +149,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if limit != 0 {
 			a["limit"] = limit
 		}
+		if outline {
+			a["view"] = commands.ViewOutline
+		}
+		if symbol != "" {
+			a["symbol"] = symbol
+		}
 	case "edit":
 		ops, err := readInput(opsFile, stdin)
 		if err != nil {
@@ -178,7 +188,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	raw, _ := json.Marshal(a)
-	res, err := srv.Execute(context.Background(), "hashline."+verb, raw)
+	res, err := srv.Run(context.Background(), commands.Call{Command: "hashline." + verb, Args: raw})
 	if err != nil {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
 		return 1
@@ -237,7 +247,9 @@ func diskServer() (*commands.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &commands.Server{Roots: roots, Sessions: hashline.NewSessions(), Source: documents.Disk{Roots: roots}, Sink: documents.Disk{Roots: roots}, Blocks: blocks.New(), Stateless: true}, nil
+	srv := commands.New(roots, documents.Disk{Roots: roots}, documents.Disk{Roots: roots}, nil)
+	srv.Stateless = true
+	return srv, nil
 }
 
 type cli struct {
@@ -273,10 +285,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hashline-ls", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the default)")
-	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	// warn by default: an editor shows everything a server writes on stderr
 	// as an error (Neovim logs it as [ERROR]), so a start stays silent.
-	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
+	logs := addLogFlags(fs, "warn")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -284,9 +295,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), usage)
 		return 2
 	}
-	log, closeLog, err := newLogger(*logFile, *logLevel, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+	log, closeLog, ok := logs.open(stderr)
+	if !ok {
 		return 2
 	}
 	defer closeLog()
@@ -309,6 +319,27 @@ type stdio struct {
 }
 
 func (stdio) Close() error { return nil }
+
+// logFlags are the logging flags of the verbs that serve.
+type logFlags struct{ file, level *string }
+
+func addLogFlags(fs *flag.FlagSet, level string) logFlags {
+	return logFlags{
+		file:  fs.String("log-file", "", "write logs to this file instead of stderr"),
+		level: fs.String("log-level", level, "debug, info, warn or error"),
+	}
+}
+
+// open builds the logger the flags ask for, or says on stderr why it
+// cannot be.
+func (l logFlags) open(stderr io.Writer) (log *zap.Logger, closeLog func(), ok bool) {
+	log, closeLog, err := newLogger(*l.file, *l.level, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return nil, nil, false
+	}
+	return log, closeLog, true
+}
 
 func newLogger(file, level string, stderr io.Writer) (*zap.Logger, func(), error) {
 	lvl, err := zapcore.ParseLevel(level)

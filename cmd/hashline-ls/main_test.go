@@ -129,3 +129,30 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("outside read: %v %q", err, stderr.String())
 	}
 }
+
+// read --outline and --symbol print the text of the result --json prints.
+func TestVerbOutlineIsText(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\n// T is a type.\ntype T struct {\n\tn int\n}\n\nfunc (t T) N() int {\n\treturn t.n\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, argv := range [][]string{{"read", "p.go", "--outline"}, {"read", "p.go", "--symbol", "T.N"}, {"grep", "^N$", "--mode", "symbols"}} {
+		out, errs, code := verb(t, dir, "", argv...)
+		js, _, _ := verb(t, dir, "", append(argv, "--json")...)
+		var r struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(js), &r); err != nil || code != 0 || errs != "" || out != r.Text || !headerRe.MatchString(out) {
+			t.Fatalf("%v: exit %d, printed %q, text %q (%v)", argv, code, out, r.Text, err)
+		}
+	}
+	out, _, _ := verb(t, dir, "", "read", "p.go", "--outline")
+	if !strings.Contains(out, "\n3-6 struct  4:type T struct {\n8-10 method T.N  8:func (t T) N() int {\n") {
+		t.Fatalf("outline: %q", out)
+	}
+	_, errs, code := verb(t, dir, "", "read", "p.go", "--symbol", "T.N", "--limit", "2")
+	if code != 1 || !strings.HasPrefix(errs, "INVALID_ARGUMENT: symbol reads exactly the lines of one declaration") {
+		t.Fatalf("symbol with limit: %d %q", code, errs)
+	}
+}

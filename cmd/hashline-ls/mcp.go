@@ -37,8 +37,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noEditor := fs.Bool("no-editor", false, "work on the disk even when an editor holds the folder")
 	editor := fs.Int("editor", 0, "the pid of the editor to serve through, when several hold the folder")
 	status := fs.Bool("status", false, "print what would serve the folders, and exit")
-	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	logs := addLogFlags(fs, "info")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -68,9 +67,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, route.Status(context.Background(), ws))
 		return 0
 	}
-	log, closeLog, lerr := newLogger(*logFile, *logLevel, stderr)
-	if lerr != nil {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", lerr)
+	log, closeLog, ok := logs.open(stderr)
+	if !ok {
 		return 2
 	}
 	defer closeLog()

@@ -144,7 +144,7 @@ func execute(t *testing.T, dir, command string, args map[string]any) commands.Re
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal(args)
-	res, err := srv.Execute(context.Background(), command, raw)
+	res, err := srv.Run(context.Background(), commands.Call{Command: command, Args: raw})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", command, err)
 	}

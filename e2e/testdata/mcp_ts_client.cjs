@@ -4,8 +4,9 @@
 // again, which is stale now. It prints one JSON report on stdout for the Go
 // test to judge; it judges nothing itself.
 //
-// Environment: HASHLINE_BIN (the server), HASHLINE_ROOT (its workspace),
-// NODE_PATH (where the SDK is installed).
+// Environment: HASHLINE_BIN (the server's command), HASHLINE_ARGS (a JSON
+// list of arguments before "mcp", e.g. for npx), HASHLINE_ROOT (its
+// workspace), NODE_PATH (where the SDK is installed).
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
 
@@ -18,9 +19,13 @@ function summary(result) {
 }
 
 async function main() {
+  const prefix = process.env.HASHLINE_ARGS ? JSON.parse(process.env.HASHLINE_ARGS) : [];
   const transport = new StdioClientTransport({
     command: process.env.HASHLINE_BIN,
-    args: ["mcp", "--root", process.env.HASHLINE_ROOT, "--no-editor"],
+    args: [...prefix, "mcp", "--root", process.env.HASHLINE_ROOT, "--no-editor"],
+    // The SDK passes on only a few variables by default; a command with
+    // arguments (npx) needs its npm_config_* settings too.
+    env: prefix.length > 0 ? process.env : undefined,
     stderr: "inherit",
   });
   let negotiated = null;

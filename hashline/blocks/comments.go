@@ -21,17 +21,37 @@ const (
 	docLine                   // only comments, the first of them a doc comment
 )
 
+// classified is what classify found for one line.
+type classified struct {
+	kind       lineKind
+	cont, done bool
+}
+
 // classify says what line n holds. cont reports, for a comment line, that
 // its first byte is inside a comment opened on an earlier line (the middle
-// or the end of a block comment), so it cannot begin a run.
+// or the end of a block comment), so it cannot begin a run. A run of doc
+// comments is looked at from each of its lines, so each line is
+// classified once per parse.
 func (p *parsed) classify(n int) (kind lineKind, cont bool) {
+	if p.kinds == nil {
+		p.kinds = make([]classified, len(p.starts))
+	}
+	c := &p.kinds[n-1]
+	if !c.done {
+		c.kind, c.cont = p.classifyLine(n)
+		c.done = true
+	}
+	return c.kind, c.cont
+}
+
+func (p *parsed) classifyLine(n int) (kind lineKind, cont bool) {
 	from, to := p.starts[n-1], p.ends[n-1]
 	b := firstNonSpace(p.src, from, to)
 	if b < 0 {
 		return otherLine, false
 	}
 	if _, _, ok := p.commentAt(p.root, b); !ok {
-		if len(descend(p.root, b)) == 1 {
+		if len(p.descend(p.root, b)) == 1 {
 			// No token holds the line's first byte: the grammar skipped
 			// it (the prefix of Lua's ---@tag). It is no code to document.
 			return otherLine, false
@@ -66,8 +86,8 @@ func (p *parsed) classify(n int) (kind lineKind, cont bool) {
 // commentToken is the outermost node holding offset b whose type is named
 // a comment (line_comment, block_comment, comment), or nil.
 func (p *parsed) commentToken(b int) *sitter.Node {
-	for _, n := range descend(p.root, b)[1:] {
-		if strings.Contains(n.Type(), "comment") {
+	for _, n := range p.descend(p.root, b)[1:] {
+		if strings.Contains(p.typ(n), "comment") {
 			return n
 		}
 	}
@@ -134,17 +154,17 @@ func (p *parsed) docRun(line int) (doc docComment, ok bool) {
 // that declares nothing.
 func (p *parsed) documentable(decl int) bool {
 	b := firstNonSpace(p.src, p.starts[decl-1], p.ends[decl-1])
-	chain := descend(p.root, b)
+	chain := p.descend(p.root, b)
 	for i, n := range chain {
 		if i == 0 || p.textStart(n) != b {
 			continue
 		}
 		switch {
 		case p.lang.docTargets == nil:
-			if n.IsNamed() && declaresNothing(n.Type()) {
+			if p.named(n) && declaresNothing(p.typ(n)) {
 				return false
 			}
-		case p.lang.docTargets[n.Type()] && (!p.lang.docTopLevel || i == 1):
+		case p.lang.docTargets[p.typ(n)] && (!p.lang.docTopLevel || i == 1):
 			return true
 		}
 	}

@@ -65,18 +65,18 @@ func walkOpeners(p *parsed) (openers map[int]*walkedOpener, excluded map[string]
 			visit(n.NamedChild(i))
 		}
 		ts := p.textStart(n)
-		if ts < 0 || sameNode(n, p.root) {
+		if ts < 0 || p.same(n, p.root) {
 			return
 		}
 		line := p.lineOf(ts)
 		if firstNonSpace(p.src, p.starts[line-1], p.ends[line-1]) != ts {
 			return
 		}
-		starting[line] = append(starting[line], node{n.Type(), n.Parent() != nil && sameNode(n.Parent(), p.root)})
+		starting[line] = append(starting[line], node{p.typ(n), n.Parent() != nil && p.same(n.Parent(), p.root)})
 		endOff := p.contentEnd(n)
 		end := p.lineOf(endOff - 1)
-		if p.lang.isComment(n.Type()) {
-			last := int(n.EndByte())
+		if p.lang.isComment(p.typ(n)) {
+			last := p.end(n)
 			for last > ts && isSpace(p.src[last-1]) {
 				last--
 			}
@@ -90,22 +90,22 @@ func walkOpeners(p *parsed) (openers map[int]*walkedOpener, excluded map[string]
 		if end <= line {
 			return
 		}
-		if p.lang.isComment(n.Type()) {
+		if p.lang.isComment(p.typ(n)) {
 			multiLine[line] = true // counted once the doc comments are known
 			return
 		}
 		if p.excluded(n) {
-			kind := "transparent or ignored " + n.Type()
-			if sameNode(n, p.top) {
+			kind := "transparent or ignored " + p.typ(n)
+			if p.same(n, p.top) {
 				kind = "top-level value"
 			}
 			excluded[kind]++
 			return
 		}
 		o := openers[line]
-		if o == nil || int(n.StartByte()) <= o.start && endOff >= o.off {
+		if o == nil || p.start(n) <= o.start && endOff >= o.off {
 			_, clean := p.tail(endOff, end)
-			openers[line] = &walkedOpener{line: line, end: end, start: ts, off: endOff, kind: n.Type(), midLine: !clean}
+			openers[line] = &walkedOpener{line: line, end: end, start: ts, off: endOff, kind: p.typ(n), midLine: !clean}
 		}
 	}
 	visit(p.root)

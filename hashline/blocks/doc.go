@@ -90,13 +90,28 @@
 // of a construct with that construct's plain range, a line inside one, a
 // one-line construct with its plain range N.=N) so the caller can pick the
 // right line or a plain range. A file that does not parse cleanly (no ERROR
-// or MISSING node), that is larger than 4 MiB, or whose type has no grammar
-// declines as a whole.
+// or MISSING node), that is larger than 4 MiB, that nests past the limits
+// the parser stands (depth.go: brackets or HTML elements 1,024 deep, a
+// markdown line opening 200 block quotes or lists), or whose type has no
+// grammar declines as a whole.
 //
 // A block may fill a place its parent requires: the JSX element a return
 // statement holds, the value after "x =". Replacing it (PUT N*:) is the
 // common use; removing it (CUT N*) leaves the parent incomplete, as removing
 // that construct any other way would.
+//
+// # Outlines
+//
+// Outline lists a file's declarations (functions, methods, classes, types,
+// impl blocks, top-level constants and variables, markdown's section
+// headings, the top-level keys of JSON, YAML and TOML), nested by
+// containment, by per-language rules of which node types declare what
+// (outline_rules.go). A symbol's lines are never worked out on their own:
+// they are the span the resolver gives the first line of the doc comment,
+// decorators or attributes above the declaration that resolves to a block
+// ending where the declaration ends, else its own line's. So the range an
+// outline shows is what PUT N*: on its first line replaces, and a
+// declaration of one line, which opens no block, is that one line.
 //
 // # Languages
 //

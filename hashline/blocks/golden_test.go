@@ -25,6 +25,9 @@ func TestGolden(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, dir := range dirs {
+		if filepath.Base(dir) == "outline" {
+			continue // outline_test.go's
+		}
 		files, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)

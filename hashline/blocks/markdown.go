@@ -18,7 +18,7 @@ type heading struct {
 func (p *parsed) headingAt(chain []*sitter.Node, b int) *heading {
 	for i := 1; i < len(chain); i++ {
 		n := chain[i]
-		if t := n.Type(); t != "atx_heading" && t != "setext_heading" {
+		if t := p.typ(n); t != "atx_heading" && t != "setext_heading" {
 			continue
 		}
 		if parent := chain[i-1].Type(); parent != "section" && parent != "document" {
@@ -51,7 +51,7 @@ func (p *parsed) sectionHeadings() []heading {
 	walk = func(n *sitter.Node) {
 		for i := 0; i < int(n.NamedChildCount()); i++ {
 			c := n.NamedChild(i)
-			switch c.Type() {
+			switch p.typ(c) {
 			case "section":
 				walk(c)
 			case "atx_heading", "setext_heading":

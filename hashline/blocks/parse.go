@@ -35,6 +35,20 @@ type parsed struct {
 	starts, ends []int
 	// headings caches the markdown headings, in document order.
 	headings []heading
+	// infos and kids keep what the parse was told of its nodes and their
+	// children, and cursor is the tree cursor that lists them (nodes.go).
+	grammar *sitter.Language
+	table   *symbolTable
+	infos   map[*sitter.Node]*nodeInfo
+	kids    map[*sitter.Node]*children
+	cursor  *sitter.TreeCursor
+	// kinds and contentEnds keep what classify and contentEnd found, which
+	// the rules ask of the same lines and nodes again and again.
+	kinds       []classified
+	contentEnds map[*sitter.Node]int
+	// delims says, per line, whether it holds a comment delimiter: 0 not
+	// looked at, 1 no, 2 yes (resolve.go).
+	delims []int8
 }
 
 // parseError says why a text has no clean parse.
@@ -45,6 +59,11 @@ type parseError struct {
 }
 
 func (e *parseError) reason() string {
+	return e.head() + ", so its blocks cannot be trusted; fix the syntax or name the lines with a plain range"
+}
+
+// head says how the text fails to parse, and where.
+func (e *parseError) head() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the file does not parse cleanly as %s", e.what)
 	switch {
@@ -55,7 +74,6 @@ func (e *parseError) reason() string {
 	case e.why != "":
 		fmt.Fprintf(&b, " (%s)", e.why)
 	}
-	b.WriteString(", so its blocks cannot be trusted; fix the syntax or name the lines with a plain range")
 	return b.String()
 }
 
@@ -97,17 +115,22 @@ func parseWith(l *lang, g *sitter.Language, src []byte, prefix, suffix int) (*pa
 		tree.Close()
 		return nil, &parseError{line: line}
 	}
-	if n := firstErrorKind(root, errorQuery(g)); n != nil {
+	if n := firstErrorKind(root, errorKinds.of(g)); n != nil {
 		perr := &parseError{line: int(n.StartPoint().Row) + 1, why: "the parser reports " + article(nodeName(n.Type())) + " " + nodeName(n.Type())}
 		tree.Close()
 		return nil, perr
 	}
-	p := &parsed{lang: l, src: src, tree: tree, root: root, top: root}
+	p := &parsed{lang: l, grammar: g, src: src, tree: tree, root: root, top: root}
 	p.starts, p.ends = lineIndex(src[:len(src)-suffix], prefix)
 	return p, nil
 }
 
-func (p *parsed) close() { p.tree.Close() }
+func (p *parsed) close() {
+	if p.cursor != nil {
+		p.cursor.Close()
+	}
+	p.tree.Close()
+}
 
 // lineIndex finds where each line of src[prefix:] starts and ends. Lines are
 // counted as the core counts them: a final LF ends the last line rather than
@@ -151,27 +174,47 @@ func firstError(n *sitter.Node) *sitter.Node {
 	return n
 }
 
-// errorKinds holds, per grammar, a query for the node kinds besides ERROR
-// and MISSING that it produces only for input it cannot read as written,
-// such as tree-sitter-html's erroneous_end_tag for an end tag it could not
-// match (it loses track of deep nests of long tag names). HasError does
-// not see them; a tree holding one is no clean parse either. A kind is one
-// when its name says error; kinds a tree never shows (hidden ones, such as
-// the error-recovery tokens of external scanners) are left out. The query
-// is nil for a grammar without such kinds. It is made on the grammar's
-// first parse, so a server that parses nothing never reads the grammars'
-// tables, and a query is immutable, so one serves every parse after.
-var errorKinds = struct {
+// grammarQueries keeps one query per grammar, made from the grammar's
+// symbols on its first parse, so a server that parses nothing never reads
+// the grammars' tables; a query is immutable, so one serves every parse
+// after. A grammar whose patterns are none has a nil query.
+type grammarQueries struct {
+	what     string // what the query finds, for the panic of one that does not compile
+	patterns func(g *sitter.Language) []string
+
 	mu sync.Mutex // guards m
 	m  map[*sitter.Language]*sitter.Query
-}{m: map[*sitter.Language]*sitter.Query{}}
+}
 
-func errorQuery(g *sitter.Language) *sitter.Query {
-	errorKinds.mu.Lock()
-	defer errorKinds.mu.Unlock()
-	if q, done := errorKinds.m[g]; done {
+func (c *grammarQueries) of(g *sitter.Language) *sitter.Query {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q, done := c.m[g]; done {
 		return q
 	}
+	var q *sitter.Query
+	if ps := c.patterns(g); len(ps) > 0 {
+		var err error
+		q, err = sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(ps))), "\n")), g)
+		if err != nil {
+			panic(fmt.Sprintf("blocks: the %s of a grammar do not make a query: %v", c.what, err))
+		}
+	}
+	if c.m == nil {
+		c.m = map[*sitter.Language]*sitter.Query{}
+	}
+	c.m[g] = q
+	return q
+}
+
+// errorKinds finds, per grammar, the node kinds besides ERROR and MISSING
+// that it produces only for input it cannot read as written, such as
+// tree-sitter-html's erroneous_end_tag for an end tag it could not match
+// (it loses track of deep nests of long tag names). HasError does not see
+// them; a tree holding one is no clean parse either. A kind is one when
+// its name says error; kinds a tree never shows (hidden ones, such as the
+// error-recovery tokens of external scanners) are left out.
+var errorKinds = &grammarQueries{what: "error kinds", patterns: func(g *sitter.Language) []string {
 	var patterns []string
 	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
 		name := g.SymbolName(sym)
@@ -186,17 +229,8 @@ func errorQuery(g *sitter.Language) *sitter.Query {
 			patterns = append(patterns, strconv.Quote(name)+" @error")
 		}
 	}
-	var q *sitter.Query
-	if len(patterns) > 0 {
-		var err error
-		q, err = sitter.NewQuery([]byte(strings.Join(slices.Compact(slices.Sorted(slices.Values(patterns))), "\n")), g)
-		if err != nil {
-			panic(fmt.Sprintf("blocks: the error kinds of a grammar do not make a query: %v", err))
-		}
-	}
-	errorKinds.m[g] = q
-	return q
-}
+	return patterns
+}}
 
 // firstErrorKind finds the first node, in document order, that q matches.
 func firstErrorKind(root *sitter.Node, q *sitter.Query) *sitter.Node {
@@ -296,10 +330,18 @@ func parseJSON(l *lang, text string) (*parsed, *parseError) {
 		perr.what = what
 		return nil, perr
 	}
-	value, bad := jsonValue(p)
+	value := jsonValue(p)
 	if value == nil {
 		p.close()
 		return nil, &parseError{what: what, why: "the text is not a single JSON value"}
+	}
+	// A text encoding/json accepts is built of JSON's constructs only; any
+	// other is searched for the first construct JSON does not have, which
+	// says where it goes wrong better than the decoder does.
+	valid := l.json == jsonStrict && json.Valid([]byte(text))
+	var bad *sitter.Node
+	if !valid {
+		bad = p.notJSON(value)
 	}
 	if bad != nil {
 		// Read the node before the tree it belongs to is freed.
@@ -308,27 +350,23 @@ func parseJSON(l *lang, text string) (*parsed, *parseError) {
 		p.close()
 		return nil, perr
 	}
-	if l.json == jsonStrict {
-		if err := strictJSON(text); err != nil {
-			p.close()
-			perr := &parseError{what: what, why: err.Error()}
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				perr.line = strings.Count(text[:min(int(se.Offset), len(text))], "\n") + 1
-			}
-			return nil, perr
+	if l.json == jsonStrict && !valid {
+		err := strictJSON(text)
+		p.close()
+		perr := &parseError{what: what, why: err.Error()}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			perr.line = strings.Count(text[:min(int(se.Offset), len(text))], "\n") + 1
 		}
+		return nil, perr
 	}
 	p.top = value
 	return p, nil
 }
 
-// strictJSON checks text with encoding/json; only a rejected text pays for
-// decoding, which is what locates the error.
+// strictJSON says why encoding/json rejects text: decoding it locates the
+// error.
 func strictJSON(text string) error {
-	if json.Valid([]byte(text)) {
-		return nil
-	}
 	var v any
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return err
@@ -336,21 +374,20 @@ func strictJSON(text string) error {
 	return errors.New("encoding/json rejects the text")
 }
 
-// jsonValue finds the value inside the wrapper, and the first node in it that
-// JSON does not have. value is nil when the program is anything but the
-// wrapped expression.
-func jsonValue(p *parsed) (value, bad *sitter.Node) {
+// jsonValue finds the value inside the wrapper: nil when the program is
+// anything but the wrapped expression.
+func jsonValue(p *parsed) (value *sitter.Node) {
 	root := p.root
 	if root.NamedChildCount() != 1 {
-		return nil, nil
+		return nil
 	}
 	stmt := root.NamedChild(0)
 	if stmt.Type() != "expression_statement" || stmt.NamedChildCount() != 1 {
-		return nil, nil
+		return nil
 	}
 	paren := stmt.NamedChild(0)
 	if paren.Type() != "parenthesized_expression" || paren.StartByte() != 0 || int(paren.EndByte()) != len(p.src) {
-		return nil, nil
+		return nil
 	}
 	for i := 0; i < int(paren.NamedChildCount()); i++ {
 		c := paren.NamedChild(i)
@@ -358,47 +395,65 @@ func jsonValue(p *parsed) (value, bad *sitter.Node) {
 			continue
 		}
 		if value != nil {
-			return nil, nil
+			return nil
 		}
 		value = c
 	}
-	if value == nil {
-		return nil, nil
-	}
-	return value, notJSONNode(p.lang, value)
+	return value
 }
 
 // jsonTypes are the JavaScript node types a JSON value is made of.
 var jsonTypes = setOf("object", "array", "pair", "string", "string_fragment", "escape_sequence",
 	"number", "true", "false", "null")
 
-func notJSONNode(l *lang, n *sitter.Node) *sitter.Node {
-	t := n.Type()
-	switch {
-	case l.isComment(t):
-		return nil
-	case t == "unary_expression":
-		// A negative number: "-" then a number, nothing else.
-		if n.ChildCount() != 2 || n.Child(0).Type() != "-" || n.Child(1).Type() != "number" {
-			return n
+// notJSON finds the first node of value, in document order, that JSON
+// does not have. A query finds the candidates in C: a large JSON file has
+// hundreds of thousands of nodes, and asking for each from Go costs calls
+// into C that outweigh the parse.
+func (p *parsed) notJSON(value *sitter.Node) *sitter.Node {
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(jsonQueries.of(p.grammar), value)
+	var first *sitter.Node
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return first
 		}
-		return nil
-	case t == "pair":
-		if k := n.ChildByFieldName("key"); k == nil {
-			return n
-		} else if k.Type() != "string" {
-			return k
+		for _, c := range m.Captures {
+			n := c.Node
+			switch p.typ(n) {
+			case "unary_expression":
+				// A negative number: "-" then a number, nothing else.
+				if p.childCount(n) == 2 && p.typ(p.child(n, 0)) == "-" && p.typ(p.child(n, 1)) == "number" {
+					continue
+				}
+			case "string":
+				continue // a pair's key
+			}
+			// The first in document order: the outer of two that start
+			// together.
+			if first == nil || p.start(n) < p.start(first) || p.start(n) == p.start(first) && p.end(n) > p.end(first) {
+				first = n
+			}
 		}
-	case !jsonTypes[t]:
-		return n
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if bad := notJSONNode(l, n.NamedChild(i)); bad != nil {
-			return bad
-		}
-	}
-	return nil
 }
+
+// jsonQueries finds, per grammar, the nodes of a JSON value that may not
+// be JSON: every named node type JSON does not have, but comments;
+// negative numbers; and the keys of pairs.
+var jsonQueries = &grammarQueries{what: "JSON checks", patterns: func(g *sitter.Language) []string {
+	patterns := []string{"(unary_expression) @node", "(pair key: (_) @node)"}
+	for sym := sitter.Symbol(0); uint32(sym) < g.SymbolCount(); sym++ {
+		name := g.SymbolName(sym)
+		if g.SymbolType(sym) != sitter.SymbolTypeRegular || jsonTypes[name] || strings.Contains(name, "comment") || name == "unary_expression" {
+			continue
+		}
+		patterns = append(patterns, "("+name+") @node")
+	}
+	return patterns
+}}
 
 // nodeName renders a node type for a message: "function_item" reads as
 // "function item".

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -17,9 +18,18 @@ type Span = struct{ Start, End int }
 
 // Decline is why a line opens no block, in words the model can act on.
 // Every error ResolveBlock returns is a *Decline.
-type Decline struct{ Reason string }
+type Decline struct {
+	Reason string
+	// noGrammar: the file's type has no grammar, rather than a text that
+	// cannot be resolved.
+	noGrammar bool
+}
 
 func (d *Decline) Error() string { return d.Reason }
+
+// NoGrammar reports whether the decline is for a file type with no
+// grammar: a search that meets one declines nothing it could have read.
+func (d *Decline) NoGrammar() bool { return d.noGrammar }
 
 func decline(format string, args ...any) (Span, error) {
 	return Span{}, &Decline{Reason: fmt.Sprintf(format, args...)}
@@ -40,10 +50,13 @@ func New() *Resolver { return &Resolver{} }
 func (r *Resolver) ResolveBlock(path, text string, line int) (Span, error) {
 	l := lookup(path)
 	if l == nil {
-		return Span{}, &Decline{Reason: unsupported(path)}
+		return Span{}, &Decline{Reason: unsupported(path), noGrammar: true}
 	}
 	if len(text) > MaxParseBytes {
 		return decline("the file is %d bytes, over the %d MiB limit for block parsing", len(text), MaxParseBytes>>20)
+	}
+	if why := tooDeep(l, text); why != "" {
+		return decline("%s; plain line ranges such as 12.=20 work as usual", why)
 	}
 	if n := countLines(text); line < 1 || line > n {
 		if n == 0 {
@@ -67,7 +80,7 @@ func (r *Resolver) Parses(path, text string) (clean, supported bool) {
 	if l == nil {
 		return false, false
 	}
-	if len(text) > MaxParseBytes {
+	if len(text) > MaxParseBytes || tooDeep(l, text) != "" {
 		return false, true
 	}
 	p, perr := parse(l, text)
@@ -79,12 +92,17 @@ func (r *Resolver) Parses(path, text string) (clean, supported bool) {
 }
 
 func unsupported(name string) string {
+	return fmt.Sprintf("block locators are not available for %s files (no grammar for this file type); plain line ranges such as 12.=20 and gaps work as usual", fileKind(name))
+}
+
+// fileKind names a file's type for a message: its extension, or its base
+// name when it has none.
+func fileKind(name string) string {
 	base := path.Base(filepath.ToSlash(name))
-	kind := base
 	if ext := filepath.Ext(base); ext != "" && ext != base {
-		kind = ext
+		return ext
 	}
-	return fmt.Sprintf("block locators are not available for %s files (no grammar for this file type); plain line ranges such as 12.=20 and gaps work as usual", kind)
+	return base
 }
 
 // countLines counts lines the way the core does.
@@ -115,7 +133,7 @@ func firstNonSpace(src []byte, from, to int) int {
 // let a token carry the whitespace before it (Lua's keywords, markdown's
 // paragraphs), so a node is placed by its text, not by its start offset.
 func (p *parsed) textStart(n *sitter.Node) int {
-	return firstNonSpace(p.src, int(n.StartByte()), int(n.EndByte()))
+	return firstNonSpace(p.src, p.start(n), p.end(n))
 }
 
 // codeStart is the offset of n's first byte that is neither space nor part
@@ -124,19 +142,57 @@ func (p *parsed) textStart(n *sitter.Node) int {
 // inside the function), and the line a construct opens on is the line of
 // its code, not of a comment the caller never meant to name.
 func (p *parsed) codeStart(n *sitter.Node) int {
-	pos, hi := int(n.StartByte()), int(n.EndByte())
+	pos, hi := p.start(n), p.end(n)
 	for pos < hi {
 		if isSpace(p.src[pos]) {
 			pos++
 			continue
 		}
-		if _, ce, ok := p.commentAt(n, pos); ok && ce <= hi {
-			pos = ce
-			continue
+		if !isWordByte(p.src[pos]) {
+			if _, ce, ok := p.commentAt(n, pos); ok && ce <= hi {
+				pos = ce
+				continue
+			}
 		}
 		return pos
 	}
 	return -1
+}
+
+// No comment of the languages here opens with a letter, a digit or an
+// underscore, nor ends with one unless the line it ends on holds one of
+// the characters their comments open with (a line comment's //, #, --, a
+// Ruby =end): a byte that does neither needs no search for a comment.
+// The comment delimiters: / and * (C-like, CSS), # (Python, Ruby, shells,
+// YAML, TOML), - (Lua), < and > (HTML and markdown's <!-- -->), ; and = (Ruby
+// =begin/=end, and what a delimiter may hold), ] (Lua's --[[ ]]).
+const commentChars = "/*#-<>;=]"
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// mayEndComment reports whether a comment could end at offset end-1: the
+// byte there is a delimiter's, or its line holds one. Whether a line holds
+// one is looked at once per parse: a minified file is one long line.
+func (p *parsed) mayEndComment(end int) bool {
+	if strings.IndexByte(commentChars, p.src[end-1]) >= 0 {
+		return true
+	}
+	line := p.lineOf(end - 1)
+	if line < 1 {
+		return true // the JSON wrapper before the text
+	}
+	if p.delims == nil {
+		p.delims = make([]int8, len(p.starts))
+	}
+	if p.delims[line-1] == 0 {
+		p.delims[line-1] = 1
+		if bytes.ContainsAny(p.src[p.starts[line-1]:p.ends[line-1]], commentChars) {
+			p.delims[line-1] = 2
+		}
+	}
+	return p.delims[line-1] == 2
 }
 
 // contentEnd is the offset just past n's last byte that is neither space nor
@@ -144,73 +200,52 @@ func (p *parsed) codeStart(n *sitter.Node) int {
 // file the comment above the next declaration inside the construct before it
 // (YAML, TOML), and a standalone comment is never swept into a block.
 func (p *parsed) contentEnd(n *sitter.Node) int {
-	lo, pos := int(n.StartByte()), int(n.EndByte())
+	if end, ok := p.contentEnds[n]; ok {
+		return end
+	}
+	end := p.findContentEnd(n)
+	if p.contentEnds == nil {
+		p.contentEnds = map[*sitter.Node]int{}
+	}
+	p.contentEnds[n] = end
+	return end
+}
+
+func (p *parsed) findContentEnd(n *sitter.Node) int {
+	lo, pos := p.start(n), p.end(n)
 	for pos > lo {
 		if isSpace(p.src[pos-1]) {
 			pos--
 			continue
 		}
-		if cs, _, ok := p.commentAt(n, pos-1); ok && cs >= lo {
-			pos = cs
-			continue
+		if p.mayEndComment(pos) {
+			if cs, _, ok := p.commentAt(n, pos-1); ok && cs >= lo {
+				pos = cs
+				continue
+			}
 		}
 		return pos
 	}
 	return lo
 }
 
-// descend lists the nodes from n down to the deepest one holding offset off.
-// It walks the children with a cursor rather than asking the cursor to jump
-// to the child for a byte: that jump misses children in this tree-sitter
-// version (a markdown section's children after a zero-width node).
-func descend(n *sitter.Node, off int) []*sitter.Node {
-	out := []*sitter.Node{n}
-	cur := sitter.NewTreeCursor(n)
-	defer cur.Close()
-	for cur.GoToFirstChild() {
-		found := false
-		for {
-			c := cur.CurrentNode()
-			if int(c.StartByte()) > off {
-				break
-			}
-			if off < int(c.EndByte()) {
-				out = append(out, c)
-				found = true
-				break
-			}
-			if !cur.GoToNextSibling() {
-				break
-			}
-		}
-		if !found {
-			break
-		}
-	}
-	return out
-}
-
 // commentAt finds the outermost comment below n that holds offset off.
 func (p *parsed) commentAt(n *sitter.Node, off int) (start, end int, ok bool) {
-	for _, d := range descend(n, off) {
-		if p.lang.isComment(d.Type()) {
-			return int(d.StartByte()), int(d.EndByte()), true
+	for _, d := range p.descend(n, off) {
+		if p.lang.isComment(p.typ(d)) {
+			return p.start(d), p.end(d), true
 		}
 	}
 	return 0, 0, false
-}
-
-func sameNode(a, b *sitter.Node) bool {
-	return a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Symbol() == b.Symbol()
 }
 
 // excluded reports whether n can never be a block: the whole file, a
 // comment, an ignored marker, or a transparent container that opens with its
 // first child.
 func (p *parsed) excluded(n *sitter.Node) bool {
-	t := n.Type()
+	t := p.typ(n)
 	switch {
-	case !n.IsNamed(), sameNode(n, p.root), sameNode(n, p.top), p.lang.isComment(t), p.lang.ignored[t]:
+	case !p.named(n), p.same(n, p.root), p.same(n, p.top), p.lang.isComment(t), p.lang.ignored[t]:
 		return true
 	case p.lang.transparent[t]:
 		first := n.NamedChild(0)
@@ -225,9 +260,9 @@ func (p *parsed) resolve(line int) (Span, error) {
 	if b < 0 {
 		return decline("line %d is blank; a block locator names the line a construct opens on", line)
 	}
-	chain := descend(p.root, b)
+	chain := p.descend(p.root, b)
 	for _, n := range chain[1:] {
-		if p.lang.isComment(n.Type()) {
+		if p.lang.isComment(p.typ(n)) {
 			return p.commentLine(line)
 		}
 	}
@@ -245,7 +280,7 @@ func (p *parsed) resolve(line int) (Span, error) {
 		if p.textStart(n) != b {
 			continue
 		}
-		if sameNode(n, p.top) {
+		if p.same(n, p.top) {
 			topOpens = true
 			continue
 		}
@@ -254,7 +289,7 @@ func (p *parsed) resolve(line int) (Span, error) {
 			break
 		}
 	}
-	if outer != nil && p.lang.attached[outer.Type()] {
+	if outer != nil && p.lang.attached[p.typ(outer)] {
 		return p.attachedLine(outer, line)
 	}
 	// A declaration whose decorators sit on lines above it starts at its
@@ -267,7 +302,7 @@ func (p *parsed) resolve(line int) (Span, error) {
 	}
 	if topOpens {
 		return decline("line %d opens the top-level %s, which is the whole document: name its lines with the plain range %d.=%d",
-			line, nodeName(p.top.Type()), line, p.lineOf(p.contentEnd(p.top)-1))
+			line, nodeName(p.typ(p.top)), line, p.lineOf(p.contentEnd(p.top)-1))
 	}
 	return p.inside(chain, b, line)
 }
@@ -277,7 +312,7 @@ func (p *parsed) resolve(line int) (Span, error) {
 // and its last line must hold nothing after n but separators and comments.
 // chain is the path from the root to the line's first token.
 func (p *parsed) finish(line int, n *sitter.Node, chain []*sitter.Node) (Span, error) {
-	name := nodeName(n.Type())
+	name := nodeName(p.typ(n))
 	endOff := p.contentEnd(n)
 	end := p.lineOf(endOff - 1)
 	if end <= line {
@@ -315,9 +350,9 @@ func (p *parsed) tail(from, line int) (rest string, ok bool) {
 			pos = ce
 			continue
 		}
-		chain := descend(p.root, pos)
-		if leaf := chain[len(chain)-1]; !leaf.IsNamed() && int(leaf.StartByte()) == pos && (leaf.Type() == "," || leaf.Type() == ";") {
-			pos = int(leaf.EndByte())
+		chain := p.descend(p.root, pos)
+		if leaf := chain[len(chain)-1]; !p.named(leaf) && p.start(leaf) == pos && (p.typ(leaf) == "," || p.typ(leaf) == ";") {
+			pos = p.end(leaf)
 			continue
 		}
 		break
@@ -344,7 +379,7 @@ func clip(s string, n int) string {
 func (p *parsed) enclosing(chain []*sitter.Node, line int) *sitter.Node {
 	for i := len(chain) - 1; i >= 1; i-- {
 		n := chain[i]
-		if p.excluded(n) && !sameNode(n, p.top) {
+		if p.excluded(n) && !p.same(n, p.top) {
 			continue
 		}
 		ts := p.codeStart(n)
@@ -374,14 +409,14 @@ func (p *parsed) inside(chain []*sitter.Node, b, line int) (Span, error) {
 		return p.closes(e, line)
 	}
 	return decline("line %d continues the %s on lines %d-%d and opens no multi-line construct of its own: use a plain range",
-		line, nodeName(e.Type()), opens, ends)
+		line, nodeName(p.typ(e)), opens, ends)
 }
 
 // closes declines the last line of construct e.
 func (p *parsed) closes(e *sitter.Node, line int) (Span, error) {
 	opens := p.lineOf(p.codeStart(e))
 	return decline("line %d is the last line of the %s that opens on line %d, not the start of a block: its lines are the plain range %d.=%d",
-		line, nodeName(e.Type()), opens, opens, line)
+		line, nodeName(p.typ(e)), opens, opens, line)
 }
 
 // attachedOwner finds the outermost node on chain that starts before offset
@@ -392,7 +427,7 @@ func (p *parsed) attachedOwner(chain []*sitter.Node, b int) *sitter.Node {
 	var owner *sitter.Node
 	for i := len(chain) - 1; i >= 1; i-- {
 		n := chain[i]
-		if sameNode(n, p.top) {
+		if p.same(n, p.top) {
 			break
 		}
 		if p.textStart(n) == b {
@@ -414,9 +449,9 @@ func (p *parsed) attachedOwner(chain []*sitter.Node, b int) *sitter.Node {
 // annotations and its keywords together in one modifiers node.
 func (p *parsed) attachedBefore(n *sitter.Node, b int) bool {
 	some := false
-	for i := 0; i < int(n.ChildCount()); i++ {
-		c := n.Child(i)
-		cs, ce := int(c.StartByte()), int(c.EndByte())
+	for i := 0; i < p.childCount(n); i++ {
+		c := p.child(n, i)
+		cs, ce := p.start(c), p.end(c)
 		switch {
 		case ce <= b:
 			if p.textStart(c) < 0 {
@@ -441,7 +476,7 @@ func (p *parsed) attachedBefore(n *sitter.Node, b int) bool {
 }
 
 func (p *parsed) isAttachedOrComment(n *sitter.Node) bool {
-	return p.lang.attached[n.Type()] || p.lang.isComment(n.Type())
+	return p.lang.attached[p.typ(n)] || p.lang.isComment(p.typ(n))
 }
 
 // onlyAttached reports whether n is an attached node or a comment, or a
@@ -450,11 +485,11 @@ func (p *parsed) onlyAttached(n *sitter.Node) bool {
 	if p.isAttachedOrComment(n) {
 		return true
 	}
-	if n.ChildCount() == 0 {
+	if p.childCount(n) == 0 {
 		return false
 	}
-	for i := 0; i < int(n.ChildCount()); i++ {
-		c := n.Child(i)
+	for i := 0; i < p.childCount(n); i++ {
+		c := p.child(n, i)
 		if p.textStart(c) >= 0 && !p.onlyAttached(c) {
 			return false
 		}
@@ -465,9 +500,9 @@ func (p *parsed) onlyAttached(n *sitter.Node) bool {
 // attachedLine resolves a line that starts with a decorator, attribute or
 // annotation that is not part of a declaration starting on the same line.
 func (p *parsed) attachedLine(a *sitter.Node, line int) (Span, error) {
-	chain := descend(p.root, p.textStart(a))
+	chain := p.descend(p.root, p.textStart(a))
 	prev := p.prevNonComment(a)
-	if prev == nil || !p.lang.attached[prev.Type()] {
+	if prev == nil || !p.lang.attached[p.typ(prev)] {
 		// The first of its run: the run and the item after it.
 		if item := p.itemAfter(a); item != nil {
 			return p.finish(line, item, chain)
@@ -478,12 +513,12 @@ func (p *parsed) attachedLine(a *sitter.Node, line int) (Span, error) {
 		return p.finish(line, a, chain)
 	}
 	first := prev
-	for s := prev; s != nil && (p.lang.attached[s.Type()] || p.lang.isComment(s.Type())); s = s.PrevNamedSibling() {
-		if p.lang.attached[s.Type()] {
+	for s := prev; s != nil && (p.lang.attached[p.typ(s)] || p.lang.isComment(p.typ(s))); s = s.PrevNamedSibling() {
+		if p.lang.attached[p.typ(s)] {
 			first = s
 		}
 	}
-	word := attachedWord(a.Type())
+	word := attachedWord(p.typ(a))
 	firstLine := p.lineOf(p.textStart(first))
 	reason := fmt.Sprintf("line %d is %s %s inside the run that starts on line %d: %d* covers the %ss together with what they %s",
 		line, article(word), word, firstLine, firstLine, word, verbFor(word))
@@ -522,7 +557,7 @@ func verbFor(word string) string {
 
 func (p *parsed) prevNonComment(n *sitter.Node) *sitter.Node {
 	s := n.PrevNamedSibling()
-	for s != nil && p.lang.isComment(s.Type()) {
+	for s != nil && p.lang.isComment(p.typ(s)) {
 		s = s.PrevNamedSibling()
 	}
 	return s
@@ -532,7 +567,7 @@ func (p *parsed) prevNonComment(n *sitter.Node) *sitter.Node {
 // next named sibling that is neither attached nor a comment.
 func (p *parsed) itemAfter(n *sitter.Node) *sitter.Node {
 	s := n.NextNamedSibling()
-	for s != nil && (p.lang.attached[s.Type()] || p.lang.isComment(s.Type())) {
+	for s != nil && (p.lang.attached[p.typ(s)] || p.lang.isComment(p.typ(s))) {
 		s = s.NextNamedSibling()
 	}
 	return s
@@ -542,12 +577,12 @@ func (p *parsed) itemAfter(n *sitter.Node) *sitter.Node {
 // that a belongs to, skipping comments; 0 when there is none.
 func (p *parsed) afterRun(a *sitter.Node) int {
 	last := a
-	for s := a.NextNamedSibling(); s != nil && (p.lang.attached[s.Type()] || p.lang.isComment(s.Type())); s = s.NextNamedSibling() {
-		if p.lang.attached[s.Type()] {
+	for s := a.NextNamedSibling(); s != nil && (p.lang.attached[p.typ(s)] || p.lang.isComment(p.typ(s))); s = s.NextNamedSibling() {
+		if p.lang.attached[p.typ(s)] {
 			last = s
 		}
 	}
-	pos := int(last.EndByte())
+	pos := p.end(last)
 	for pos < len(p.src) {
 		if isSpace(p.src[pos]) {
 			pos++

@@ -21,6 +21,17 @@ func WriteFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
+// Mode is the permission bits path has: on Windows, where they say only
+// whether the file is read-only, not those chmod was given.
+func Mode(t testing.TB, path string) os.FileMode {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Mode().Perm()
+}
+
 // Golden returns the text of the golden file path; with update set it
 // writes got there instead, and returns false: there is nothing to compare.
 func Golden(t testing.TB, path, got string, update bool) (want string, ok bool) {

@@ -1,5 +1,3 @@
-//go:build unix
-
 package testenv
 
 import (
@@ -21,13 +19,12 @@ const OtherUID = 65534
 // AsOtherUser returns a command that runs this test binary again as
 // OtherUID with env as its whole environment, from a copy in dir, which
 // that user must be able to enter. The test's TestMain tells the run apart
-// by env. Starting a process as another user needs root; without it the
-// test is skipped, and why says what then covers the check instead.
+// by env. Starting a process as another user needs root (on Windows, the
+// other user's password); without it the test is skipped, and why says
+// what then covers the check instead.
 func AsOtherUser(t testing.TB, dir, why string, env ...string) *exec.Cmd {
 	t.Helper()
-	if os.Getuid() != 0 {
-		t.Skip("running a process as another user needs root; " + why)
-	}
+	skipUnlessRoot(t, why)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +39,7 @@ func AsOtherUser(t testing.TB, dir, why string, env ...string) *exec.Cmd {
 	}
 	cmd := exec.Command(bin)
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: OtherUID, Gid: OtherUID}}
+	asOtherUser(cmd)
 	return cmd
 }
 

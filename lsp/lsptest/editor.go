@@ -17,7 +17,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -597,48 +596,6 @@ func (e *Editor) LineAnchors(rel string) map[int]string {
 	}
 	return out
 }
-
-// WriteFrame writes body to the server as one Content-Length frame, past
-// the editor's JSON-RPC connection, after everything queued before it.
-func (e *Editor) WriteFrame(body string) {
-	e.send(func() {
-		if _, err := fmt.Fprintf(e.pipe, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
-			e.t.Errorf("writing a raw frame: %v", err)
-		}
-	})
-	e.Flush()
-}
-
-// FrameAnswers carries the server's responses with string ids, which only
-// frames written with WriteFrame use.
-func (e *Editor) FrameAnswers() <-chan *jsonrpc2.Response { return e.wire.orphans }
-
-// WireResponse returns the members of the response with the given id as
-// the server wrote them on the wire.
-func (e *Editor) WireResponse(id jsonrpc2.ID) (map[string]json.RawMessage, bool) {
-	return e.tap.response(id)
-}
-
-// WireResponseRaw is WireResponse for an id spelled as JSON, such as `""`,
-// which jsonrpc2.ID cannot hold.
-func (e *Editor) WireResponseRaw(id string) (map[string]json.RawMessage, bool) {
-	return e.tap.responseRaw(id)
-}
-
-// WriteBytes writes raw to the server as it is, past the editor's
-// JSON-RPC connection, after everything queued before it: a frame whose
-// header lies about its body, or no frame at all.
-func (e *Editor) WriteBytes(raw string) {
-	e.send(func() {
-		if _, err := io.WriteString(e.pipe, raw); err != nil {
-			e.t.Errorf("writing raw bytes: %v", err)
-		}
-	})
-	e.Flush()
-}
-
-// LastCallID is the id of the last request the editor sent for method.
-func (e *Editor) LastCallID(method string) (jsonrpc2.ID, bool) { return e.wire.lastCall(method) }
 
 // Disconnect hangs up on the server, as an editor that goes away.
 func (e *Editor) Disconnect() {

@@ -7,7 +7,6 @@ package lsptest
 import (
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -134,10 +133,9 @@ func clientPosition(text string, off int, enc string) Position {
 	return p
 }
 
-// URI is the file URI of an absolute path, spelled as editors spell it.
-func URI(path string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
-}
+// URI is the file URI of an absolute path, spelled as editors spell it:
+// on Windows as VS Code does, file:///c%3A/Users/me/a.go (uri_windows.go).
+func URI(path string) string { return uriOf(path) }
 
 // filePath is the path of a file URI.
 func filePath(uri string) (string, error) {
@@ -145,5 +143,5 @@ func filePath(uri string) (string, error) {
 	if err != nil || u.Scheme != "file" {
 		return "", fmt.Errorf("%q is not a file URI", uri)
 	}
-	return filepath.FromSlash(u.Path), nil
+	return pathOf(u), nil
 }

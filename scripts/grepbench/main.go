@@ -9,7 +9,8 @@
 // grep hashes for their tags and rg does not. The generated trees are made
 // from a fixed seed in a temporary folder and removed afterwards. Two real
 // trees are added when they are there: 20 copies of the react-edit corpus
-// inputs, and the Go module cache's github.com folder.
+// inputs, and the Go module cache's github.com folder. Last, the symbols
+// mode against rg with a declaration pattern over the Go tree (symbols.go).
 package main
 
 import (
@@ -30,7 +31,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"hashline-ls/internal/gentree"
@@ -71,6 +71,7 @@ func main() {
 	target := flag.Float64("target", 3, "the largest ratio that passes")
 	corpus := flag.String("corpus", "../shared/corpus/react-edit", "the react-edit corpus, copied 20 times into one tree when present")
 	modcache := flag.String("modcache", goModCache(), "a real tree to search when present (the module cache's github.com folder)")
+	symbolsOnly := flag.Bool("symbols", false, "time only the symbols mode against rg over the Go tree")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "grepbench: -bin is required: build hashline-ls and pass its path")
@@ -80,6 +81,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "grepbench: %s not found: install Debian's ripgrep (apt-get install ripgrep) or pass -rg\n", *rg)
 		os.Exit(2)
 	}
+	if *symbolsOnly {
+		if symbolRows(*bin, *rg, *runs, *target) {
+			os.Exit(1)
+		}
+		return
+	}
 	work, err := os.MkdirTemp("", "grepbench-")
 	check(err)
 	defer os.RemoveAll(work)
@@ -88,7 +95,7 @@ func main() {
 	check(err)
 	// The trees just written would otherwise go to disk while the first
 	// rows are timed.
-	syscall.Sync()
+	syncDisk()
 	fmt.Printf("medians of %d runs after a warm-up, page cache warm; rg %s\n", *runs, strings.Join(rgFlags, " "))
 	fmt.Printf("floor = rg + SHA-256 of the matched files on %d cores, the tags grep must mint; target <= %gx rg, or the floor where hashing is most of it\n", runtime.GOMAXPROCS(0), *target)
 	if _, err := os.Stat(gnuTime); err != nil {
@@ -103,6 +110,7 @@ func main() {
 	for _, r := range rows {
 		failed = measure(r, *bin, *before, *rg, *runs, *target) || failed
 	}
+	failed = symbolRows(*bin, *rg, *runs, *target) || failed
 	if failed {
 		os.Exit(1)
 	}

@@ -153,6 +153,26 @@ T.run(function()
   local res, e = avread.func({ path = "greet.py" })
   check(res == out.data and e == nil, "avante: func(params) answers synchronously", { res, e })
 
+  -- Reading less goes through the adapters as describe has it: the read
+  -- tool's view and symbol, the grep tool's symbols mode.
+  local props = d.tools[1].inputSchema.properties
+  local grep_modes = d.tools[2].inputSchema.properties.mode.enum
+  check(d.tools[1].name == "hashline_read" and vim.tbl_contains(props.view.enum, "outline") and props.symbol.type == "string"
+    and vim.tbl_contains(grep_modes, "symbols"), "describe: read takes view outline and symbol, grep takes mode symbols", props)
+  local want_outline = hl.read_sync({ path = "greet.py", view = "outline" })
+  local av_outline = avread.func({ path = "greet.py", view = "outline" })
+  check(want_outline and want_outline.ok and av_outline == want_outline.text and av_outline:find("\n1%-2 def  1:def greet%(name%):\n"),
+    "avante: the read tool answers an outline", { av_outline, want_outline })
+  local cc_symbol
+  read_tool.cmds[1](chat7, { path = "greet.py", symbol = "greet" }, { output_cb = function(o)
+    cc_symbol = o
+  end })
+  wait(5000, function()
+    return cc_symbol ~= nil
+  end)
+  check(cc_symbol and cc_symbol.status == "success" and cc_symbol.data:find("\n1:def greet%(name%):\n2:    return f\"hello {name}\"\nnote: "),
+    "codecompanion: the read tool answers one symbol", cc_symbol)
+
   -- The adapters fetch describe themselves when not given one.
   check(vim.tbl_count(cc.tools()) == #d.tools and #av.tools() == #d.tools, "the adapters ask describe themselves", nil)
 
@@ -168,7 +188,7 @@ T.run(function()
     tags[l:match("^[^\t]+")] = true
   end
   vim.opt.runtimepath:append(env.tmp .. "/helpdoc")
-  for _, tag in ipairs({ "hashline.txt", "hashline", "hashline-setup", "hashline-enable", "hashline-install", "hashline-api", ":HashlineRead", ":HashlineEdit",
+  for _, tag in ipairs({ "hashline.txt", "hashline", "hashline-setup", "hashline-enable", "hashline-install", "hashline-api", ":HashlineRead", ":HashlineOutline", ":HashlineEdit",
     ":HashlineApply", ":HashlineInfo", "hashline-health", "hashline-codecompanion", "hashline-avante" }) do
     local found = pcall(vim.cmd, "help " .. tag)
     check(tags[tag] and found and vim.fn.expand("%:t") == "hashline.txt", "help tag " .. tag, tags[tag])

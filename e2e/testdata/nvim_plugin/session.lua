@@ -200,6 +200,31 @@ T.run(function()
     check(vim.bo[rbuf].buftype == "nofile" and not vim.bo[rbuf].modifiable, "the read buffer is a scratch buffer", nil)
   end
 
+  -- 10b. :HashlineOutline shows the outline, and <CR> on a row goes to its
+  -- declaration in the file.
+  vim.cmd("only")
+  vim.cmd("buffer " .. buf)
+  local wanto = hl.read_sync({ path = "greet.py", view = "outline" })
+  local obuf = opened("HashlineOutline", "^hashline://outline/greet%.py$")
+  check(obuf ~= nil, ":HashlineOutline opens a scratch window", vim.api.nvim_buf_get_name(0))
+  if obuf then
+    local shown = vim.api.nvim_buf_get_lines(obuf, 0, -1, false)
+    check(wanto and wanto.ok and vim.deep_equal(shown, T.lines(wanto.text)), ":HashlineOutline shows the result's text", { shown = shown, want = wanto and wanto.text })
+    local row, decl
+    for i, l in ipairs(shown) do
+      local n = l:match("^[%d%-]+ %S+  (%d+):def greet")
+      if n then
+        row, decl = i, tonumber(n)
+      end
+    end
+    check(row ~= nil and vim.bo[obuf].buftype == "nofile" and not vim.bo[obuf].modifiable, "the outline lists greet in a scratch buffer", shown)
+    if row then
+      vim.api.nvim_win_set_cursor(0, { row, 0 })
+      vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<CR>", true, false, true), "x", false)
+      check(vim.api.nvim_get_current_buf() == buf and vim.api.nvim_win_get_cursor(0)[1] == decl, "<CR> on the row goes to the declaration's line", vim.api.nvim_win_get_cursor(0))
+    end
+  end
+
   -- 11. :HashlineEdit: type ops, :write, see the result.
   vim.cmd("only")
   vim.cmd("buffer " .. buf)

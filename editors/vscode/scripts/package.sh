@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# `make vsix`, `npm run package`: the extension's .vsix files, in dist/.
+# `make vsix`, `npm run package`: the extension's .vsix files, in dist/, one
+# per platform with the hashline-ls `make servers` built for it
+# (../../dist/servers/<os>_<arch>/), and a universal one:
 #
-#   hashline-linux-x64-VERSION.vsix    carries hashline-ls in bin/linux-x64/
-#   hashline-linux-arm64-VERSION.vsix  carries hashline-ls in bin/linux-arm64/
-#   hashline-VERSION.vsix              universal: carries no server, so the
-#                                      extension needs hashline.serverPath
-#                                      (or hashline-ls on PATH)
+#   hashline-<target>-VERSION.vsix  for linux-x64, linux-arm64, alpine-x64,
+#                                   darwin-arm64, darwin-x64, win32-x64:
+#                                   carries its server in bin/<platform>-<arch>/
+#                                   as Node names them there (Alpine's
+#                                   linux-x64: the static binary runs on musl)
+#   hashline-VERSION.vsix           universal: carries no server, so the
+#                                   extension needs hashline.serverPath (or
+#                                   hashline-ls on PATH)
 #
-# Usage: package.sh [linux-x64] [linux-arm64] [universal]   (default: all)
-# A target whose cross compiler is missing is skipped with the reason, and
-# fails the run when HASHLINE_REQUIRE_EDITORS is set (CI).
+# Usage: package.sh [TARGET...]   (default: all seven)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(linux-x64 linux-arm64 universal)
+[ ${#targets[@]} -gt 0 ] || targets=(linux-x64 linux-arm64 alpine-x64 darwin-arm64 darwin-x64 win32-x64 universal)
 
 command -v node >/dev/null && command -v npm >/dev/null || { echo "package: node and npm are missing: install Node 20 with npm" >&2; exit 1; }
 # The packages the lock names, when they are missing or older than it.
@@ -36,36 +39,42 @@ for t in "${targets[@]}"; do
   if [ "$t" = universal ]; then
     # .vscodeignore leaves bin/ out: nothing here pretends to be a server.
     vsce --out "dist/hashline-$version.vsix"
+    echo "universal: dist/hashline-$version.vsix: $(stat -c %s "dist/hashline-$version.vsix") bytes"
     continue
   fi
+  exe=hashline-ls
+  case "$t" in
+    linux-x64 | alpine-x64) server=linux_amd64 dir=linux-x64 ;;
+    linux-arm64) server=linux_arm64 dir=linux-arm64 ;;
+    darwin-arm64) server=darwin_arm64 dir=darwin-arm64 ;;
+    darwin-x64) server=darwin_amd64 dir=darwin-x64 ;;
+    win32-x64) server=windows_amd64 dir=win32-x64 exe=hashline-ls.exe ;;
+    *) echo "package: no .vsix for $t: use linux-x64, linux-arm64, alpine-x64, darwin-arm64, darwin-x64, win32-x64 or universal" >&2; exit 1 ;;
+  esac
   out="dist/hashline-$t-$version.vsix"
-  rm -f "$out" # a skipped target leaves no older package behind
-  rc=0
-  bash scripts/build-server.sh "$t" || rc=$?
-  if [ "$rc" = 3 ]; then
-    if [ -n "${HASHLINE_REQUIRE_EDITORS:-}" ]; then
-      echo "FAIL $t .vsix: its compiler is missing (above; HASHLINE_REQUIRE_EDITORS is set)" >&2
-      exit 1
-    fi
-    echo "SKIP $t .vsix: its compiler is missing (above)"
-    continue
-  fi
-  [ "$rc" = 0 ] || exit "$rc"
+  rm -f "$out"
+  built="../../dist/servers/$server/$exe"
+  [ -f "$built" ] || { echo "package: $built is missing: make servers (or bash scripts/release/build.sh $server) builds it" >&2; exit 1; }
+  rm -rf "bin/$dir"
+  mkdir -p "bin/$dir"
+  cp "$built" "bin/$dir/$exe"
+  chmod 755 "bin/$dir/$exe"
 
   # The one binary of this target joins what .vscodeignore lets in.
   ignore=$(mktemp)
-  { cat .vscodeignore; echo "!bin/$t/hashline-ls"; } >"$ignore"
+  { cat .vscodeignore; echo "!bin/$dir/$exe"; } >"$ignore"
   vsce --target "$t" --ignoreFile "$ignore" --out "$out"
   rm -f "$ignore"
 
   # The server is inside, executable: VS Code keeps a zip entry's mode
   # when it unpacks an extension, so this is the mode it will run with.
-  entry=$(unzip -Z "$out" "extension/bin/$t/hashline-ls" 2>/dev/null || true)
+  entry=$(unzip -Z "$out" "extension/bin/$dir/$exe" 2>/dev/null || true)
   case "$entry" in
     -rwx*) ;;
-    *) echo "package: $out does not hold an executable extension/bin/$t/hashline-ls: ${entry:-no such entry}" >&2; exit 1 ;;
+    *) echo "package: $out does not hold an executable extension/bin/$dir/$exe: ${entry:-no such entry}" >&2; exit 1 ;;
   esac
-  others=$(unzip -Z1 "$out" | grep '^extension/bin/' | grep -vx "extension/bin/$t/hashline-ls" || true)
+  others=$(unzip -Z1 "$out" | grep '^extension/bin/' | grep -vx "extension/bin/$dir/$exe" || true)
   [ -z "$others" ] || { echo "package: $out holds more than its own server: $others" >&2; exit 1; }
+  cmp -s "$built" <(unzip -p "$out" "extension/bin/$dir/$exe") || { echo "package: the server inside $out is not $built" >&2; exit 1; }
   echo "$t: $out: $(stat -c %s "$out") bytes; $entry"
 done

@@ -1,6 +1,6 @@
 // The VS Code front end of hashline-ls: starts the server over stdio, keeps
 // every open file buffer in sync with it, and exposes its commands as
-// language-model tools and as two commands for people.
+// language-model tools and as commands for people.
 
 import * as fs from 'fs';
 import * as os from 'os';
@@ -19,7 +19,7 @@ import { endpointLine, SAVE_DOCUMENT, saveDocument, type SaveParams } from './br
 import toolEntries from './generated/tools.json';
 import type { ToolEntry } from './manifest';
 import { describeSource, findServer } from './serverPath';
-import { wrapped } from './settings';
+import { newFileEol, wrapped } from './settings';
 import { HashlineTool, resultText, type CommandRunner } from './tools';
 
 const READ_SCHEME = 'hashline-read';
@@ -37,7 +37,9 @@ let notRunning = 'hashline-ls has not started yet';
 
 function section(): Record<string, unknown> {
   // A plain copy: WorkspaceConfiguration carries methods next to the values.
-  return JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('hashline'))) as Record<string, unknown>;
+  const s = JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('hashline'))) as Record<string, unknown>;
+  s.newFileEol = newFileEol(vscode.workspace.getConfiguration('files').get('eol'), process.platform);
+  return s;
 }
 
 function isExecutable(file: string): boolean {
@@ -142,14 +144,19 @@ const runner: CommandRunner = {
   },
 };
 
-/** Serves the numbered read of a file as a read-only document. The URI
- * carries the file's own URI in its query. */
+/** What a read shows: the numbered lines, or the outline. */
+type View = 'lines' | 'outline';
+
+/** Serves the numbered read of a file, or its outline, as a read-only
+ * document. The URI carries the file's own URI in its query and the view
+ * in its fragment. */
 class ReadProvider implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  static uriFor(file: vscode.Uri): vscode.Uri {
-    return vscode.Uri.from({ scheme: READ_SCHEME, path: `${file.path} (hashline read)`, query: file.toString() });
+  static uriFor(file: vscode.Uri, view: View): vscode.Uri {
+    const name = view === 'outline' ? 'hashline outline' : 'hashline read';
+    return vscode.Uri.from({ scheme: READ_SCHEME, path: `${file.path} (${name})`, query: file.toString(), fragment: view });
   }
 
   refresh(uri: vscode.Uri): void {
@@ -158,8 +165,10 @@ class ReadProvider implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const file = vscode.Uri.parse(uri.query);
+    const args: Record<string, unknown> = { path: file.fsPath, session: PEOPLE_SESSION };
+    if (uri.fragment === 'outline') args.view = 'outline';
     try {
-      return resultText(await runner.execute('hashline.read', { path: file.fsPath, session: PEOPLE_SESSION }));
+      return resultText(await runner.execute('hashline.read', args));
     } catch (err) {
       return `TOOL_FAILED: ${err instanceof Error ? err.message : String(err)}\n`;
     }
@@ -176,21 +185,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 
   const reads = new ReadProvider();
+  const showRead = async (view: View): Promise<void> => {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc || doc.uri.scheme !== 'file') {
+      void vscode.window.showWarningMessage(`Hashline: open a file from disk first; its ${view === 'outline' ? 'outline' : 'read'} is shown beside it.`);
+      return;
+    }
+    const uri = ReadProvider.uriFor(doc.uri, view);
+    // An open read shows the buffer as it was; read again on every call.
+    reads.refresh(uri);
+    const readDoc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(readDoc, 'plaintext');
+    await vscode.window.showTextDocument(readDoc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READ_SCHEME, reads),
-    vscode.commands.registerCommand('hashline.showReadOfCurrentFile', async () => {
-      const doc = vscode.window.activeTextEditor?.document;
-      if (!doc || doc.uri.scheme !== 'file') {
-        void vscode.window.showWarningMessage('Hashline: open a file from disk first; its read is shown beside it.');
-        return;
-      }
-      const uri = ReadProvider.uriFor(doc.uri);
-      // An open read shows the buffer as it was; read again on every call.
-      reads.refresh(uri);
-      const readDoc = await vscode.workspace.openTextDocument(uri);
-      await vscode.languages.setTextDocumentLanguage(readDoc, 'plaintext');
-      await vscode.window.showTextDocument(readDoc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
-    }),
+    vscode.commands.registerCommand('hashline.showReadOfCurrentFile', () => showRead('lines')),
+    // One row per declaration, with its lines: what a model reads first
+    // of a large file.
+    vscode.commands.registerCommand('hashline.showOutlineOfCurrentFile', () => showRead('outline')),
     vscode.commands.registerCommand('hashline.restartServer', async () => {
       output.appendLine('[hashline] restarting the server');
       await restart();
@@ -199,7 +212,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('hashline.serverPath')) {
         void restart();
-      } else if (e.affectsConfiguration('hashline') && client?.state === State.Running) {
+      } else if ((e.affectsConfiguration('hashline') || e.affectsConfiguration('files.eol')) && client?.state === State.Running) {
         void client.sendNotification(DidChangeConfigurationNotification.type, { settings: wrapped(section()) });
       }
     }),

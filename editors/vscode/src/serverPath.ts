@@ -27,10 +27,12 @@ export type Found = { ok: true; path: string; source: Source } | { ok: false; me
 
 const NAME = 'hashline-ls';
 
-/** The targets `make vsix` builds a platform-specific .vsix for. */
-const BUNDLED_TARGETS = ['linux-x64', 'linux-arm64'] as const;
+/** The platforms whose .vsix carries a server, as process.platform and
+ * process.arch name them. The alpine-x64 .vsix carries the linux-x64
+ * binary (static, so it runs on musl too), where Node on Alpine looks. */
+export const BUNDLED_TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win32-x64'] as const;
 
-/** vsce's name for the platform the extension host runs on. */
+/** The folder name of a platform's server inside the extension. */
 function targetOf(platform: NodeJS.Platform, arch: string): string {
   return `${platform}-${arch}`;
 }
@@ -39,11 +41,18 @@ function exeName(platform: NodeJS.Platform): string {
   return platform === 'win32' ? `${NAME}.exe` : NAME;
 }
 
-/** Where a platform-specific .vsix keeps its server: bin/<target>/ inside
- * the extension. Naming the target in the path means a .vsix side-loaded on
- * the wrong platform finds nothing, rather than a binary it cannot run. */
+/** The path functions of the platform, so that the tests see Windows paths
+ * as Windows does. */
+function pathsOf(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === 'win32' ? path.win32 : path.posix;
+}
+
+/** Where a platform-specific .vsix keeps its server: bin/<platform>-<arch>/
+ * inside the extension. Naming the platform in the path means a .vsix
+ * side-loaded on the wrong platform finds nothing, rather than a binary it
+ * cannot run. */
 export function bundledServer(extensionPath: string, platform: NodeJS.Platform, arch: string): string {
-  return path.join(extensionPath, 'bin', targetOf(platform, arch), exeName(platform));
+  return pathsOf(platform).join(extensionPath, 'bin', targetOf(platform, arch), exeName(platform));
 }
 
 /** How the output channel names where the running binary came from. */
@@ -59,11 +68,12 @@ export function describeSource(source: Source): string {
 }
 
 export function findServer(l: Lookup): Found {
+  const paths = pathsOf(l.platform);
   const configured = l.configured.trim();
   if (configured !== '') {
     let p = configured;
-    if (p === '~' || p.startsWith('~/')) p = path.join(l.home, p.slice(1));
-    if (!path.isAbsolute(p) && l.workspaceFolder) p = path.resolve(l.workspaceFolder, p);
+    if (p === '~' || p.startsWith('~/')) p = paths.join(l.home, p.slice(1));
+    if (!paths.isAbsolute(p) && l.workspaceFolder) p = paths.resolve(l.workspaceFolder, p);
     if (l.isExecutable(p)) return { ok: true, path: p, source: 'setting' };
     return {
       ok: false,
@@ -75,7 +85,7 @@ export function findServer(l: Lookup): Found {
   const sep = l.platform === 'win32' ? ';' : ':';
   for (const dir of (l.envPath ?? '').split(sep)) {
     if (dir === '') continue;
-    const p = path.join(dir, exeName(l.platform));
+    const p = paths.join(dir, exeName(l.platform));
     if (l.isExecutable(p)) return { ok: true, path: p, source: 'PATH' };
   }
   const target = targetOf(l.platform, l.arch);
@@ -88,6 +98,6 @@ export function findServer(l: Lookup): Found {
   }
   return {
     ok: false,
-    message: `SERVER_NOT_FOUND: the extension carries hashline-ls only for ${BUNDLED_TARGETS.join(' and ')}, not for ${target}; ${why}: set hashline.serverPath to a hashline-ls binary (\`make install\` in the hashline-ls repository builds one into $(go env GOPATH)/bin).`,
+    message: `SERVER_NOT_FOUND: the extension carries hashline-ls only for ${BUNDLED_TARGETS.join(', ')}, not for ${target}; ${why}: set hashline.serverPath to a hashline-ls binary (\`make install\` in the hashline-ls repository builds one into $(go env GOPATH)/bin).`,
   };
 }

@@ -20,3 +20,13 @@ export function serverSettings(section: Record<string, unknown>): Record<string,
 export function wrapped(section: Record<string, unknown>): { hashline: Record<string, unknown> } {
   return { hashline: serverSettings(section) };
 }
+
+/**
+ * The line ending VS Code gives new files, sent as the server's
+ * `newFileEol`: `files.eol` when it names one, else ("auto") the
+ * platform's: CRLF on Windows, LF elsewhere.
+ */
+export function newFileEol(filesEol: unknown, platform: string): string {
+  if (filesEol === '\n' || filesEol === '\r\n') return filesEol;
+  return platform === 'win32' ? '\r\n' : '\n';
+}

@@ -309,7 +309,7 @@ function M.client_config()
     -- What this client does beyond the protocol: it answers
     -- hashline/saveDocument and hashline/flush, and checks the version of
     -- every edit itself (Neovim's own check skips version 0).
-    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true, flush = true, checksVersions = true }) },
+    init_options = { hashline = vim.tbl_extend("force", settings, { saveDocument = true, flush = true }) },
     settings = { hashline = settings },
     flags = config.values.flags,
     get_language_id = language_id,

@@ -39,6 +39,10 @@ function M.install()
     require("hashline.ui").read(opts.args ~= "" and opts.args or nil)
   end, { nargs = "?", complete = "file", desc = "hashline: the numbered read of a file in a scratch window" })
 
+  cmd("HashlineOutline", function(opts)
+    require("hashline.ui").outline(opts.args ~= "" and opts.args or nil)
+  end, { nargs = "?", complete = "file", desc = "hashline: the outline of a file (its declarations and their lines) in a scratch window" })
+
   cmd("HashlineEdit", function(opts)
     require("hashline.ui").edit(opts.args ~= "" and opts.args or nil)
   end, { nargs = "?", complete = "file", desc = "hashline: type edit ops for a file in a scratch buffer" })

@@ -1,6 +1,7 @@
 -- hashline: the user commands' windows. :HashlineRead shows the numbered read
--- of a file; :HashlineEdit opens a buffer to type ops in and lands them with
--- hashline.edit on :write (or :HashlineApply); :HashlineInfo shows the status.
+-- of a file and :HashlineOutline its outline; :HashlineEdit opens a buffer to
+-- type ops in and lands them with hashline.edit on :write (or
+-- :HashlineApply); :HashlineInfo shows the status.
 local H = require("hashline")
 
 local U = {}
@@ -88,22 +89,68 @@ local function set_lines(buf, lines, modifiable)
   vim.bo[buf].modified = false
 end
 
---- :HashlineRead [path]: the numbered read in a scratch window.
-function U.read(path, on_done)
+-- Reads path with args into the scratch window named hashline://{kind}/,
+-- showing the result's text; prepare(buf) sets the window up.
+local function show_read(kind, path, args, on_done, prepare)
   path = target(path)
   if not path then
     return
   end
-  H.read({ path = path, session = H.config.ui_session }, function(res, err)
-    local lines = split_lines(H.render(res, err))
-    local buf = scratch("hashline://read/" .. relative(path), "nofile")
-    set_lines(buf, lines, false)
+  args.path, args.session = path, H.config.ui_session
+  H.read(args, function(res, err)
+    local buf = scratch("hashline://" .. kind .. "/" .. relative(path), "nofile")
+    set_lines(buf, split_lines(H.render(res, err)), false)
     vim.bo[buf].filetype = "hashline"
+    if prepare then
+      prepare(buf, path)
+    end
     show(buf)
     if on_done then
       on_done(buf, res, err)
     end
   end)
+end
+
+--- :HashlineRead [path]: the numbered read in a scratch window.
+function U.read(path, on_done)
+  show_read("read", path, {}, on_done)
+end
+
+-- The declaration line an outline row shows ("12-40 method Server.read
+-- 14:func ...", "7 const  7:const X = 1"), or nil for a row that is none.
+local function row_line(row)
+  local n = row:match("^%s*[%d%-]+ .-  (%d+):")
+  return n and tonumber(n) or nil
+end
+
+--- :HashlineOutline [path]: one row per declaration, with its lines, in a
+--- scratch window; <CR> on a row goes to the declaration in the file.
+function U.outline(path, on_done)
+  show_read("outline", path, { view = "outline" }, on_done, function(buf, file)
+    vim.keymap.set("n", "<CR>", function()
+      U.jump(file, row_line(vim.api.nvim_get_current_line()))
+    end, { buffer = buf, desc = "hashline: go to this declaration" })
+  end)
+end
+
+--- Goes to line of the file at path, in a window that shows it or the
+--- window before the outline's.
+function U.jump(path, line)
+  if not line then
+    notify("this row names no declaration", vim.log.levels.WARN)
+    return
+  end
+  local file = find_buffer(path)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if file and vim.api.nvim_win_get_buf(win) == file then
+      vim.api.nvim_set_current_win(win)
+      vim.api.nvim_win_set_cursor(win, { line, 0 })
+      return
+    end
+  end
+  vim.cmd("wincmd p")
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  vim.api.nvim_win_set_cursor(0, { line, 0 })
 end
 
 local header = "# hashline edit of %s at tag %s: type ops below, then :w or :HashlineApply. Lines starting with # are ignored."

@@ -8,7 +8,7 @@ import { endpointLine, saveDocument, type SavableDocument } from '../../src/brid
 
 // typedDuringSave makes the person type while the save runs: the version
 // moves and the document stays dirty.
-function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false): SavableDocument & { saved: number } {
+function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false): Omit<SavableDocument, 'version'> & { version: number; saved: number } {
   const d = {
     uri: { fsPath },
     isDirty,

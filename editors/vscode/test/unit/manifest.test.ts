@@ -45,7 +45,7 @@ describe('manifest and describe', () => {
 
   it('declares the commands it registers, and activates at startup', () => {
     const cmds = pkg.contributes.commands.map((c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`);
-    assert.deepEqual(cmds, ['Hashline: Show Read of Current File', 'Hashline: Restart Server']);
+    assert.deepEqual(cmds, ['Hashline: Show Read of Current File', 'Hashline: Show Outline of Current File', 'Hashline: Restart Server']);
     assert.ok(pkg.activationEvents.includes('onStartupFinished'));
     assert.match(pkg.engines.vscode, /^\^1\.95/);
   });

@@ -11,7 +11,8 @@
 // version, that a read returns the live buffer with unsaved typing, that the
 // confirmation shows an edit's rows with their leading spaces, that an edit
 // lands in the open editor, and that a stale edit of a line the user changed
-// is refused with the live tag (and that the retry with that tag lands).
+// is refused with the live tag (and that the retry with that tag lands), and
+// that the commands for people show the numbered read and the outline.
 // Screenshots and logs go to editors/vscode/test-results/.
 //
 // code-server comes from scripts/install-code-server.sh. Without it, or
@@ -324,6 +325,16 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.match(shown, /6:TYPED = 42/, `the read shown:\n${shown}`);
     await page.screenshot({ path: path.join(results, 'vscode-show-read.png') });
     mark('show read done');
+
+    // Its outline variant: one row per declaration, of the live buffer.
+    await page.locator('.monaco-editor .view-lines', { hasText: 'def greet' }).first().click();
+    await runCommand(page, 'Hashline: Show Outline of Current File');
+    const outline = await editorText(page, '1-2 def');
+    assert.match(outline, /^\[greet\.py#[0-9A-F]{4}\]$/m, `the outline shown:\n${outline}`);
+    assert.match(outline, /^1-2 def {2}1:def greet\(name\):$/m, `the outline shown:\n${outline}`);
+    assert.match(outline, /^6 var {2}6:TYPED = 42$/m, `the outline shows the unsaved line:\n${outline}`);
+    await page.screenshot({ path: path.join(results, 'vscode-show-outline.png') });
+    mark('show outline done');
 
     // A serverPath that names nothing: changing the setting restarts the
     // server, and the failure is told in a notification that names the fix.

@@ -117,13 +117,7 @@ end
 --- describe result to build from (default: asked of the server, or of the
 --- binary).
 function M.tools(opts)
-  opts = opts or {}
-  local describe = shared.describe(opts)
-  local out = {}
-  for _, def in ipairs(describe.tools) do
-    table.insert(out, M.tool(def, describe, opts))
-  end
-  return out
+  return (shared.tools(opts, M.tool))
 end
 
 return M

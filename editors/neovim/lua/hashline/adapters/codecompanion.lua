@@ -114,19 +114,16 @@ end
 --- opts.requires_approval: true, false, or a table of tool names, e.g.
 --- { hashline_edit = true, hashline_write = true }; opts.session.
 function M.tools(opts)
-  opts = opts or {}
-  local describe = shared.describe(opts)
-  local out = {}
-  for _, def in ipairs(describe.tools) do
-    out[def.name] = {
+  local _, by_name = shared.tools(opts, function(def, describe, o)
+    return {
       description = def.description,
       callback = function()
-        return M.tool(def, describe, opts)
+        return M.tool(def, describe, o)
       end,
-      opts = { require_approval_before = M.asks(opts, def.name) },
+      opts = { require_approval_before = M.asks(o, def.name) },
     }
-  end
-  return out
+  end)
+  return by_name
 end
 
 --- A group naming every hashline tool, for codecompanion's

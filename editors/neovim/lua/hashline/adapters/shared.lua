@@ -21,4 +21,19 @@ function M.ok(res, err)
   return res ~= nil and err == nil and res.ok ~= false
 end
 
+--- The tools of describe, each made by make(def, describe, opts), as a
+--- list and keyed by name. opts.describe: a describe result to build from
+--- (default: asked of the server, or of the binary).
+function M.tools(opts, make)
+  opts = opts or {}
+  local describe = M.describe(opts)
+  local list, by_name = {}, {}
+  for _, def in ipairs(describe.tools) do
+    local tool = make(def, describe, opts)
+    table.insert(list, tool)
+    by_name[def.name] = tool
+  end
+  return list, by_name
+end
+
 return M
