@@ -55,10 +55,11 @@ export async function saveDocument(
   if (typeof params.version === 'number' && doc.version !== params.version) return { saved: false, reason: TYPED };
   // Not dirty: VS Code saved it already (its refactoring auto-save does).
   if (!doc.isDirty) return { saved: true };
-  const version = doc.version;
   try {
     if (!(await doc.save())) return { saved: false, reason: 'VS Code did not save it' };
-    if (doc.version !== version || doc.isDirty) return { saved: false, reason: TYPED };
+    // Format-on-save and the other save participants move the version and
+    // leave the document clean; typing during the save leaves it dirty.
+    if (doc.isDirty) return { saved: false, reason: TYPED };
     return { saved: true };
   } catch (err) {
     return { saved: false, reason: err instanceof Error ? err.message : String(err) };

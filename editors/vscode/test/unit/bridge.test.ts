@@ -7,8 +7,9 @@ import { describe, it } from 'node:test';
 import { endpointLine, saveDocument, type SavableDocument } from '../../src/bridge';
 
 // typedDuringSave makes the person type while the save runs: the version
-// moves and the document stays dirty.
-function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false): Omit<SavableDocument, 'version'> & { version: number; saved: number } {
+// moves and the document stays dirty; formats makes the save change the
+// text, as format-on-save does: the version moves and the document is clean.
+function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuringSave = false, formats = false): Omit<SavableDocument, 'version'> & { version: number; saved: number } {
   const d = {
     uri: { fsPath },
     isDirty,
@@ -17,8 +18,8 @@ function doc(fsPath: string, isDirty: boolean, saves: boolean | Error, typedDuri
     async save() {
       d.saved++;
       if (saves instanceof Error) throw saves;
-      if (typedDuringSave) d.version++;
-      else d.isDirty = !saves;
+      if (typedDuringSave || formats) d.version++;
+      if (!typedDuringSave) d.isDirty = !saves;
       return saves;
     },
   };
@@ -52,6 +53,12 @@ describe('saveDocument', () => {
     assert.equal(typed.saved, 0);
     const during = doc('/ws/a.py', true, true, true);
     assert.deepEqual(await saveDocument({ uri: 'file:///ws/a.py', version: 7 }, [during], fsPathOf), typedAnswer);
+  });
+
+  it('answers saved when format-on-save changed the text it saved', async () => {
+    const a = doc('/ws/a.py', true, true, false, true);
+    assert.deepEqual(await saveDocument({ uri: 'file:///ws/a.py', version: 7 }, [a], fsPathOf), { saved: true });
+    assert.equal(a.version, 8);
   });
 
   it('says why when it cannot save', async () => {
