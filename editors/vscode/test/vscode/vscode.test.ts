@@ -30,6 +30,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import toolEntries from '../../src/generated/tools.json';
 import * as cs from './codeServer';
+import { StdioClient } from './mcpClient';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const codeServerBin = process.env.HASHLINE_CODE_SERVER ?? path.join(root, '.cache', 'code-server', 'node_modules', '.bin', 'code-server');
@@ -41,6 +42,8 @@ const results = path.join(root, 'test-results');
 const requireEditors = !!process.env.HASHLINE_REQUIRE_EDITORS;
 
 const GREET = 'def greet(name):\n    return f"hello {name}"\n\n\nprint(greet("x"))\n';
+// A file no editor has open, which a bridged edit lands in and VS Code saves.
+const CLEAN = 'def clean(name):\n    return f"clean {name}"\n';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -176,6 +179,7 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
   fs.mkdirSync(ws);
   fs.mkdirSync(outDir);
   fs.writeFileSync(path.join(ws, 'greet.py'), GREET);
+  fs.writeFileSync(path.join(ws, 'clean.py'), CLEAN);
 
   const testVsix = path.join(base, 'hashline-test-driver.vsix');
   execFileSync(path.join(root, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', testVsix], {
@@ -202,6 +206,8 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
         'telemetry.telemetryLevel': 'off',
         'security.workspace.trust.enabled': false,
         'files.autoSave': 'off',
+        // What VS Code's save does to a bridged edit it saves.
+        'files.trimTrailingWhitespace': true,
         'editor.minimap.enabled': false,
         'editor.fontSize': 15,
         'editor.quickSuggestions': { other: false, comments: false, strings: false },
@@ -335,6 +341,45 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.match(outline, /^6 var {2}6:TYPED = 42$/m, `the outline shows the unsaved line:\n${outline}`);
     await page.screenshot({ path: path.join(results, 'vscode-show-outline.png') });
     mark('show outline done');
+
+    // A terminal agent's hashline-ls mcp over the workspace reaches this
+    // server through the endpoint the output channel names: it reads the
+    // unsaved buffer, its edit of the dirty buffer lands unsaved, and its
+    // edit of a file no editor holds lands and is saved by VS Code, whose
+    // save trims the trailing blanks the edit wrote.
+    const mcpEnv = { PATH: envPath, HOME: dirs.home, TMPDIR: dirs.tmp };
+    const status = execFileSync(bundled, ['mcp', '--status', '--root', ws], { env: mcpEnv, encoding: 'utf8' });
+    assert.match(status, /^serving: editor pid \d+/m, `hashline-ls mcp --status:\n${status}`);
+    assert.match(status, /^saves: yes/m, `hashline-ls mcp --status:\n${status}`);
+    // The restarted server's endpoint, which the output channel names.
+    const endpoint = /^endpoint: (\S+) /m.exec(status)?.[1] ?? '';
+    const quoted = endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await hashlineOutputLine(dirs, new RegExp(`^\\[hashline\\] hashline-ls mcp reaches this server at ${quoted}$`));
+    const mcp = new StdioClient(bundled, ['mcp', '--root', ws], mcpEnv);
+    try {
+      await mcp.initialize();
+      const live = await mcp.call('hashline_read', { path: 'greet.py' });
+      assert.match(live.text, /^2: {4}return f"retried \{name\}"$/m, `the bridged read:\n${live.text}`);
+      assert.match(live.text, /^6:TYPED = 42$/m, `the bridged read shows the unsaved typing:\n${live.text}`);
+      const liveTag = /^\[greet\.py#([0-9A-F]{4})\]$/m.exec(live.text)?.[1];
+      const dirty = await mcp.call('hashline_edit', { path: 'greet.py', tag: liveTag, ops: 'PUT 2.=2:\n+    return f"bridged {name}"\n' });
+      assert.equal(dirty.isError, false, `the bridged edit of greet.py:\n${dirty.text}`);
+      assert.match(dirty.text, /warning: greet\.py is not saved: its buffer held unsaved changes/, `the bridged edit of the dirty buffer:\n${dirty.text}`);
+      await editorText(page, 'return f"bridged {name}"');
+      assert.equal(fs.readFileSync(path.join(ws, 'greet.py'), 'utf8'), GREET, 'the dirty buffer is not saved');
+      const cleanRead = await mcp.call('hashline_read', { path: 'clean.py' });
+      const cleanTag = /^\[clean\.py#([0-9A-F]{4})\]$/m.exec(cleanRead.text)?.[1];
+      const clean = await mcp.call('hashline_edit', { path: 'clean.py', tag: cleanTag, ops: 'PUT 2.=2:\n+    return f"saved {name}"   \n' });
+      const saved = CLEAN.replace('clean {name}', 'saved {name}');
+      assert.equal(clean.isError, false, `the bridged edit of clean.py:\n${clean.text}`);
+      assert.ok(!clean.text.includes('is not saved'), `the bridged edit of clean.py is saved:\n${clean.text}`);
+      assert.match(clean.text, /the text that landed differs from the edit/, `the result says the save changed what landed:\n${clean.text}`);
+      assert.equal(fs.readFileSync(path.join(ws, 'clean.py'), 'utf8'), saved, 'VS Code saved the edit, trimmed');
+      fs.writeFileSync(path.join(results, 'mcp-bridge.txt'), [status, live.text, dirty.text, cleanRead.text, clean.text].join('\n----\n'));
+    } finally {
+      await mcp.close();
+    }
+    mark('hashline-ls mcp through the bridge done');
 
     // A serverPath that names nothing: changing the setting restarts the
     // server, and the failure is told in a notification that names the fix.
