@@ -188,6 +188,11 @@ func (s *bridgeSession) noted(res json.RawMessage) (json.RawMessage, error) {
 	notice := s.notice
 	s.notice = ""
 	s.mu.Unlock()
+	return withNotice(res, notice)
+}
+
+// withNotice is res with notice, when there is one, as its editor warning.
+func withNotice(res json.RawMessage, notice string) (json.RawMessage, error) {
 	if notice == "" {
 		return res, nil
 	}

@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	"hashline-ls/commands"
-	"hashline-ls/hashline"
 	"hashline-ls/workspace"
 )
 
@@ -107,10 +106,7 @@ func (s *routedSession) Run(ctx context.Context, c commands.Call) (json.RawMessa
 	notice := s.notice
 	s.notice = ""
 	s.mu.Unlock()
-	if notice == "" {
-		return res, nil
-	}
-	return commands.AppendWarning(res, hashline.Warning{Kind: hashline.WarnEditor, Message: notice})
+	return withNotice(res, notice)
 }
 
 // reroute moves the session to an editor that now holds its roots, when
