@@ -68,18 +68,21 @@ vscode-test:
 vet:
 	$(GO) vet $(PKGS)
 
-# deadcode runs with -test: lsp/lsptest, internal/testenv and internal/gentree
-# exist for the tests, which are their only callers.
+# deadcode runs with -test: lsp/lsptest, internal/testenv, internal/gentree
+# and internal/floor exist for the tests and benchmarks, their only callers.
 lint: vet
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 	test -z "$$($(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0 -test $(PKGS))"
 
 # Benchmarks, each stated as a ratio to the baseline measured in the same
-# run; the bridge's (./mcp/) measure their baseline, the editor's own
-# executeCommand, in the same loop, and state percentiles; edits through the
-# Neovim plugin in each installed Neovim are stated beside the same edits
-# through the pipe client; then grep against ripgrep.
+# run: the core's, the store's and the warm read's to one SHA-256 pass or
+# one copy of the same bytes timed in the same loop, with the baselines of
+# the figures before beside them; the bridge's (./mcp/) measure their
+# baseline, the editor's own executeCommand, in the same loop, and state
+# percentiles; edits through the Neovim plugin in each installed Neovim are
+# stated beside the same edits through the pipe client; then grep against
+# ripgrep.
 bench:
 	{ $(GO) test -run '^$$' -bench . -benchmem -count=3 ./hashline/ ./hashline/blocks/ ./documents/ ./lsp/ ./mcp/ ./search/ ./commands/ && \
 	  $(GO) test -run '^$$' -bench NeovimEdit2000 -benchtime 1x ./e2e/; } | tee /dev/stderr | awk -f scripts/benchratio.awk
@@ -94,7 +97,8 @@ grepbench:
 # Memory as the kernel counts it, in processes of their own: the resident
 # size of a server idle, with 32 sessions at their store bound and once they
 # ended (targets: full <= 350 MB, idle <= 20 MB), and the peak of a 50 MB
-# file read and edited, beside the file's size (target: <= 4x).
+# file read and edited, beside the file's size (target: <= 4x), and of the
+# corpus's 60 files each read and edited once.
 bench-memory:
 	$(GO) test -run '^$$' -bench Memory -benchtime 1x ./cmd/hashline-ls/
 

@@ -8,7 +8,7 @@ import (
 )
 
 // This file is the one source of what models are told: the tool definitions
-// (a JSON Schema per command) and the guidance of §13.6. The server's
+// (a JSON Schema per command) and the guidance of docs/design.md §9.6. The server's
 // describe command, the shell verb and every editor front end read it from
 // here, so they cannot drift apart.
 
@@ -19,6 +19,9 @@ type Tool struct {
 	DisplayName string         `json:"displayName"`
 	Description string         `json:"description"`
 	InputSchema map[string]any `json:"inputSchema"`
+	// ReadOnly is true for a command that never changes a file: hosts run
+	// it without asking the user first.
+	ReadOnly bool `json:"readOnly"`
 }
 
 func obj(required []string, props map[string]any) map[string]any {
@@ -41,7 +44,7 @@ const pathDesc = "File path: relative to the workspace folder, absolute inside i
 func Tools() []Tool {
 	return []Tool{
 		{
-			Name: "hashline_read", Command: "hashline.read", DisplayName: "Read file (hashline)",
+			Name: "hashline_read", Command: "hashline.read", DisplayName: "Read file (hashline)", ReadOnly: true,
 			Description: "Read a file as numbered lines under a [path#TAG] header. Lines are numbered as in the file; the TAG names this exact version of the whole file and is what hashline_edit needs. Reads the editor's live buffer when the file is open, including unsaved changes. " +
 				"For a large file, read its outline (view \"outline\": one row per declaration with its line range) and then only the declaration you need (symbol): both are under the same TAG, and the lines they show can be edited at once.",
 			InputSchema: obj([]string{"path"}, map[string]any{
@@ -57,7 +60,7 @@ func Tools() []Tool {
 			}),
 		},
 		{
-			Name: "hashline_grep", Command: "hashline.grep", DisplayName: "Search files (hashline)",
+			Name: "hashline_grep", Command: "hashline.grep", DisplayName: "Search files (hashline)", ReadOnly: true,
 			Description: "Search file contents with a regular expression. Each matching line comes back as N:text under its file's [path#TAG] header, so hashline_edit can change a matched line at once with that TAG; any other line of the file needs a hashline_read first. " +
 				"Skips .git folders, files ignored by .gitignore, and binary files. Searches the editor's live buffers for open files, including unsaved changes.",
 			InputSchema: obj([]string{"pattern"}, map[string]any{
@@ -130,7 +133,7 @@ Ranges may not overlap, and nothing may be inserted inside a range. For example:
 - 7:14..9:c5`
 
 // hostProps are arguments the host sets, not the model: who is asking and
-// which prompt the call belongs to (DESIGN §3).
+// which prompt the call belongs to (docs/contract.md §2.3).
 var hostProps = map[string]any{
 	"session": str("Session name; each session has its own reads, registers and repeat guard. Default \"default\"."),
 	"turn":    str("The assistant's current prompt; the repeat guard counts failures within one turn."),
@@ -159,10 +162,10 @@ func commandSchemas() map[string]map[string]any {
 	return out
 }
 
-// Guidance is the model-facing guide to the edit language (§13.6). It is
-// also the MCP server's instructions, which Claude Code cuts at 4,096
-// characters: what does not fit goes in the tool descriptions, which hosts
-// pass whole.
+// Guidance is the model-facing guide to the edit language (docs/design.md
+// §9.6). It is also the MCP server's instructions, which Claude Code cuts
+// at 4,096 characters: what does not fit goes in the tool descriptions,
+// which hosts pass whole.
 func Guidance() string {
 	var b strings.Builder
 	b.WriteString(guidance)

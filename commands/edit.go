@@ -36,7 +36,7 @@ func (s *Server) edit(ctx context.Context, a EditArgs) (Result, error) {
 	sess := s.Sessions.Get(a.sessionName())
 	wp, err := s.resolve(a.Path)
 	// A path that names no file may be a slip for a file this session
-	// read (§9.2). This runs before confinement refuses the path, so a
+	// read (docs/contract.md §14). This runs before confinement refuses the path, so a
 	// mistyped path finds the file the model meant.
 	rebound := []hashline.Warning{}
 	if err != nil || !wp.Exists {

@@ -17,7 +17,7 @@ import (
 
 // The report's HTML: PUT 2*: on long custom tags nested 25 deep, which
 // tree-sitter-html answers with erroneous_end_tag nodes and no ERROR, is
-// declined and writes nothing (issue 13, point 7). Before the fix it
+// declined and writes nothing (docs/contract.md §10.4). Before the fix it
 // replaced lines 2-50 instead of 2-51 and left a broken file.
 func TestEditBlockOnHTMLTheParserLostTrackOf(t *testing.T) {
 	const tag = "custom-element-with-a-long-name-here-xx"
@@ -64,7 +64,7 @@ func grepSoon(t *testing.T, s *Server, args map[string]any) any {
 }
 
 // Ignore files that are FIFOs, or links out of the workspace, are skipped
-// with a warning, and grep answers (issue 13, points 2 and 3). Before the
+// with a warning, and grep answers (docs/design.md §7.3). Before the
 // fix, a FIFO .gitignore hung grep, and a .gitignore linking to rules
 // outside the workspace was read and obeyed.
 func TestGrepIgnoreFilesConfined(t *testing.T) {
@@ -100,7 +100,7 @@ func TestGrepIgnoreFilesConfined(t *testing.T) {
 }
 
 // maxResults at the largest integer is no overflow: every match comes
-// back, in every mode (issue 13, point 10); one past it is refused.
+// back, in every mode (docs/contract.md §19.2); one past it is refused.
 func TestGrepMaxResultsAtTheLimit(t *testing.T) {
 	s, _ := newServer(t, map[string]string{"a.txt": "hit\nhit\n", "b.txt": "hit\n"})
 	for _, mode := range []string{GrepContent, GrepCount, GrepFilesWithMatches} {
@@ -112,8 +112,8 @@ func TestGrepMaxResultsAtTheLimit(t *testing.T) {
 	mustFail(t, call(t, s, CmdGrep, json.RawMessage(`{"pattern":"hit","maxResults":9223372036854775808}`)), hashline.CodeInvalidArgument)
 }
 
-// A pattern over the cap is refused before it is compiled (issue 13,
-// point 10). Before, 100,000 characters were accepted.
+// A pattern over the cap is refused before it is compiled
+// (docs/contract.md §19.2). Before, 100,000 characters were accepted.
 func TestGrepPatternCapped(t *testing.T) {
 	s, _ := newServer(t, map[string]string{"a.txt": "hit\n"})
 	e := mustFail(t, call(t, s, CmdGrep, map[string]any{"pattern": strings.Repeat("a", 100000)}), hashline.CodeInvalidArgument)

@@ -93,12 +93,9 @@ func (s *Server) land(ctx context.Context, verb string, files []workspace.Path, 
 // readBack checks that every file the change leaves has text to show.
 func (l landing) readBack(s *Server) error {
 	for _, fc := range l.cs.Files {
-		path := fc.Path
-		switch fc.Kind {
-		case documents.Delete:
+		path, ok := fc.Left()
+		if !ok {
 			continue
-		case documents.Rename:
-			path = fc.NewPath
 		}
 		if l.landed[path] == nil {
 			return hashline.Errorf(hashline.CodeToolFailed, "the change of %s was applied but its text could not be read back: read the file to see what it holds", s.rel(path))
@@ -131,7 +128,7 @@ func (l landing) drift(s *Server) []hashline.Warning {
 	return out
 }
 
-// landedDrift compares what was meant with what landed (§5.4) and, when a
+// landedDrift compares what was meant with what landed (docs/contract.md §16.2) and, when a
 // formatter or the user changed it on the way, says where in one line.
 func landedDrift(want, got *hashline.Text) (string, bool) {
 	if want.Raw() == got.Raw() {

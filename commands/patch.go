@@ -41,7 +41,7 @@ type patchFile struct {
 	plan *hashline.Plan
 }
 
-// patch runs a kli patch (DESIGN §7): every anchor of every file is
+// patch runs a kli patch (docs/contract.md §17): every anchor of every file is
 // re-hashed against the live text, every problem is gathered, and one
 // problem writes nothing; a clean patch goes out as one change set.
 func (s *Server) patch(ctx context.Context, a PatchArgs) (Result, error) {

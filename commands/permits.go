@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// lock takes the permits a mutation needs (§13.3, DESIGN §6): its session's,
+// lock takes the permits a mutation needs (docs/design.md §4.3): its session's,
 // so one session's mutations run one at a time from gate to commit and no
 // record slips between a validation and its write; then each document's,
 // so two sessions never mutate one document at once. Documents are taken in

@@ -10,8 +10,8 @@ import (
 	"hashline-ls/hashline"
 )
 
-// One mutation at a time per session (§13.3) and per document across
-// sessions (DESIGN §6): while a mutation holds its permits, another that
+// One mutation at a time per session (docs/design.md §4.3) and per document across
+// sessions: while a mutation holds its permits, another that
 // needs one of them waits, and gives up with its context; one that needs
 // none of them goes ahead.
 func TestLockSerializes(t *testing.T) {

@@ -26,7 +26,7 @@ type ReadArgs struct {
 	Symbol string `json:"symbol"`
 }
 
-// ReadResult is the result of hashline.read (§5.1).
+// ReadResult is the result of hashline.read (docs/contract.md §5.1).
 type ReadResult struct {
 	OK         bool   `json:"ok"`
 	Content    string `json:"content"`
@@ -47,7 +47,7 @@ type ReadResult struct {
 }
 
 func (s *Server) read(ctx context.Context, a ReadArgs) (Result, error) {
-	wp, live, err := s.existing(ctx, a.Path)
+	wp, live, err := s.existing(ctx, a.Path, a.sessionName())
 	if err != nil {
 		return nil, err
 	}
@@ -63,13 +63,16 @@ func (s *Server) read(ctx context.Context, a ReadArgs) (Result, error) {
 	if limit == 0 {
 		limit = defaultLimit
 	}
-	total := t.Len()
-	if offset > max(total, 1) {
+	// Offset 1 is never past the end: the lines are then not looked at
+	// before the session has had its chance to know the text (ReadAs).
+	if offset > 1 && offset > max(t.Len(), 1) {
+		total := t.Len()
 		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "offset"},
 			Message: fmt.Sprintf("offset %d is past the end of %s, which has %d lines: read from offset 1, or from %d for the last line", offset, wp.Rel, total, max(total, 1))}
 	}
 	sess := s.Sessions.Get(a.sessionName())
 	v := sess.ReadAs(anchorStyle(a.Anchors), wp.Abs, wp.Rel, t, offset, limit)
+	total := t.Len()
 	res := &ReadResult{
 		OK: true, Content: v.Content, Tag: string(t.Tag()), Path: wp.Rel, Root: wp.Root,
 		Offset: offset, LineCount: max(v.Last-v.First+1, 0), TotalLines: total,
@@ -96,15 +99,32 @@ func anchorStyle(s string) hashline.Anchors {
 	return hashline.AnchorTag
 }
 
+// knownSource is a Source that compares a file with the text a session
+// last read of it, rather than reading it anew, while the file still holds
+// it (documents.Disk, documents.Store).
+type knownSource interface {
+	LiveKnown(ctx context.Context, abs string, known *hashline.Text) (documents.Live, error)
+}
+
 // existing resolves p and reads the live text of the file it names, which
-// must exist.
-func (s *Server) existing(ctx context.Context, p string) (workspace.Path, documents.Live, error) {
+// must exist, comparing it with what the session last read of it when the
+// source can.
+func (s *Server) existing(ctx context.Context, p, session string) (workspace.Path, documents.Live, error) {
 	wp, err := s.resolve(p)
 	if err != nil {
 		return wp, documents.Live{}, err
 	}
 	s.sync(ctx)
-	live, err := s.Source.Live(ctx, wp.Abs)
+	var known *hashline.Text
+	if sess, ok := s.Sessions.Lookup(session); ok {
+		known = sess.Known(wp.Abs)
+	}
+	var live documents.Live
+	if ks, ok := s.Source.(knownSource); ok && known != nil {
+		live, err = ks.LiveKnown(ctx, wp.Abs, known)
+	} else {
+		live, err = s.Source.Live(ctx, wp.Abs)
+	}
 	if err != nil {
 		return wp, live, err
 	}

@@ -10,7 +10,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// §9.2 through hashline.edit: a path that names no file is rebound to the
+// docs/contract.md §14 through hashline.edit: a path that names no file is rebound to the
 // one file this session read with that base name under that tag, with a
 // warning naming the real path; anything less than one such file declines.
 

@@ -158,8 +158,25 @@ func warnings(ws []hashline.Warning) []string {
 
 // block joins the parts that are not empty, each ending in one newline, so
 // headers, content and diffs read as one text whatever endings they carry.
+// A single part that ends in one is the text as it is: a read's content is
+// not copied again.
 func block(parts ...string) string {
+	size, kept := 0, 0
+	for _, p := range parts {
+		if p != "" {
+			size += len(p) + 1
+			kept++
+		}
+	}
+	if kept == 1 {
+		for _, p := range parts {
+			if strings.HasSuffix(p, "\n") {
+				return p
+			}
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for _, p := range parts {
 		if p == "" {
 			continue

@@ -9,7 +9,7 @@ import (
 )
 
 // Saver saves, through the editor, what a change set left in its buffers
-// (DESIGN §10): a terminal agent runs its tests on the disk next. It saves
+// (docs/design.md §5.7): a terminal agent runs its tests on the disk next. It saves
 // a file whose text before the change was the file on disk, through the
 // editor's own save path so format-on-save runs, and leaves one that held
 // the user's unsaved changes as it is.

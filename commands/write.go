@@ -16,7 +16,7 @@ type WriteArgs struct {
 	Content string `json:"content"`
 }
 
-// WriteResult is the result of hashline.write (§5.3).
+// WriteResult is the result of hashline.write (docs/contract.md §16.3).
 type WriteResult struct {
 	OK       bool               `json:"ok"`
 	Path     string             `json:"path"`

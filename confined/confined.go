@@ -1,6 +1,6 @@
 // Package confined opens and changes files beneath a root folder without
-// following links out of it, however the tree changes meanwhile (DESIGN
-// §11). A name is looked up once, relative to a descriptor already open
+// following links out of it, however the tree changes meanwhile
+// (docs/design.md §7.1). A name is looked up once, relative to a descriptor already open
 // beneath the root; everything after works on what was opened: its metadata
 // from fstat, a new file staged and renamed inside the opened folder. Only
 // regular files are read, and they are opened without blocking, so a FIFO

@@ -100,7 +100,7 @@ func TestReadFile(t *testing.T) {
 }
 
 // A folder swapped for a link to outside while reads run: no read returns
-// the outside file (issue 13, point 1). Before the fix, a check by name
+// the outside file (docs/design.md §7.1). Before the fix, a check by name
 // and an open by name returned it within about 100 reads.
 func TestReadFileFolderSwappedForLink(t *testing.T) {
 	openers(t, func(t *testing.T) {

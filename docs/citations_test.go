@@ -27,7 +27,7 @@ import (
 // sweptOldCitations turns on TestNoOldCitations. Set it once every
 // citation of a document outside the repository, and of an issue number,
 // has been rewritten as a citation of docs/contract.md or docs/design.md.
-const sweptOldCitations = false
+const sweptOldCitations = true
 
 // sign is the section sign, and issue the word, spelled so that this
 // file cites nothing itself.
@@ -261,13 +261,13 @@ func TestScan(t *testing.T) {
 	}
 }
 
-// walkNames are the backticked Go names of design.md §3, the walk of an
+// walkNames are the backticked Go names of docs/design.md §3, the walk of an
 // edit through the code; a protocol method (with a slash), an error code
 // or an op (capitals) and a result field (a quoted word) are not Go names.
 var walkName = regexp.MustCompile("`" + `((?:[a-z]+\.)?(?:\(\*?[A-Za-z]+\)\.|[A-Za-z]+\.)*[A-Za-z_][A-Za-z0-9_]*)(?:\([^` + "`" + `]*\))?(?:\.[A-Za-z]+\([^` + "`" + `]*\))*` + "`")
 
-// TestWalkNamesExist checks that every function, method and type design.md
-// §3 names exists in the code: a package-qualified name in that package, a
+// TestWalkNamesExist checks that every function, method and type
+// docs/design.md §3 names exists in the code: a package-qualified name in that package, a
 // receiver-qualified one as a method of that type, a bare one anywhere.
 func TestWalkNamesExist(t *testing.T) {
 	b, err := os.ReadFile("design.md")
@@ -288,11 +288,11 @@ func TestWalkNamesExist(t *testing.T) {
 		}
 		names++
 		if !decls.has(name) {
-			t.Errorf("design.md §3 names %s, which the code does not declare", m[0])
+			t.Errorf("docs/design.md §3 names %s, which the code does not declare", m[0])
 		}
 	}
 	if names < 50 {
-		t.Errorf("design.md §3 names %d functions; the walk should name each one", names)
+		t.Errorf("docs/design.md §3 names %d functions; the walk should name each one", names)
 	}
 }
 

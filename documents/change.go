@@ -54,6 +54,18 @@ type FileChange struct {
 	New   *hashline.Text // the intended text afterwards; nil for Delete
 }
 
+// Left is the path the change leaves a file at: NewPath for a rename,
+// Path otherwise; false for a delete, which leaves none.
+func (fc FileChange) Left() (string, bool) {
+	switch fc.Kind {
+	case Delete:
+		return "", false
+	case Rename:
+		return fc.NewPath, true
+	}
+	return fc.Path, true
+}
+
 // ChangeSet is everything one call writes, applied all or nothing.
 type ChangeSet struct {
 	// Label names the ops, for the editor's undo stack and review.

@@ -41,7 +41,20 @@ func (d Disk) Live(_ context.Context, abs string) (Live, error) {
 	if err != nil {
 		return Live{}, err
 	}
-	return Live{Text: hashline.NewText(stringOf(b)), Mode: uint32(info.Mode.Perm())}, nil
+	return Live{Text: hashline.NewLazyText(stringOf(b)), Mode: uint32(info.Mode.Perm())}, nil
+}
+
+// LiveKnown is Live for a caller that read abs before as known: while the
+// file holds known's bytes, it is compared with them a piece at a time, not
+// read into a new copy, and known itself is returned, index and digest
+// with it.
+func (d Disk) LiveKnown(ctx context.Context, abs string, known *hashline.Text) (Live, error) {
+	if known != nil {
+		if info, ok := d.same(abs, known.Raw()); ok {
+			return Live{Text: known, Mode: uint32(info.Mode.Perm())}, nil
+		}
+	}
+	return d.Live(ctx, abs)
 }
 
 // stringOf views b as a string without copying a file's worth of bytes;
@@ -80,15 +93,27 @@ func (d Disk) read(abs string) ([]byte, confined.Info, error) {
 // holds reports whether the file abs holds exactly text, without reading
 // it whole.
 func (d Disk) holds(abs, text string) bool {
-	return d.inFolder(abs, func(dir *confined.Dir, name string) bool {
+	_, ok := d.same(abs, text)
+	return ok
+}
+
+// same is holds, with the file's metadata when it holds text.
+func (d Disk) same(abs, text string) (confined.Info, bool) {
+	var info confined.Info
+	ok := d.inFolder(abs, func(dir *confined.Dir, name string) bool {
 		f, err := dir.Open(name, os.O_RDONLY)
 		if err != nil {
 			return false
 		}
 		defer f.Close()
+		if f.Info.Size != int64(len(text)) {
+			return false
+		}
 		same, err := f.Holds(text)
+		info = f.Info
 		return err == nil && same
 	})
+	return info, ok
 }
 
 // exists reports whether anything is at abs, beneath its root.

@@ -12,7 +12,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// Apply writes cs to disk, all or nothing (DESIGN §5.5, §11). Every folder
+// Apply writes cs to disk, all or nothing (docs/design.md §6.1, docs/design.md §7). Every folder
 // is opened beneath its root; from the compare of each file with the text
 // it was proven against to its replacement, the folders are locked across
 // processes, so of two processes holding one tag only one lands. A file is

@@ -34,7 +34,7 @@ func statOf(t *testing.T, path string) confined.Info {
 }
 
 // An edit of a file with a second hard link writes it in place: both names
-// show the new text and stay one file (issue 13, point 5). Before the fix,
+// show the new text and stay one file (docs/design.md §6.2). Before the fix,
 // the edited name got a new inode and the other kept the old text.
 func TestDiskApplyKeepsHardLinks(t *testing.T) {
 	dir := t.TempDir()
@@ -92,7 +92,7 @@ func TestDiskApplyKeepsOwner(t *testing.T) {
 }
 
 // A file with no write bit is refused with a code that says why and what
-// to do, whatever the change, and even as root (issue 13, point 6). Before
+// to do, whatever the change, and even as root (docs/design.md §6.1). Before
 // the fix, root replaced it.
 func TestDiskApplyRefusesReadOnly(t *testing.T) {
 	for _, kind := range []ChangeKind{Modify, Rename, Delete} {

@@ -15,7 +15,7 @@ import (
 const settle = 150 * time.Millisecond
 
 // Landing is the one rule for whether a change set landed and what text it
-// left in each file (DESIGN §5.3, §5.5). It knows each file's old text,
+// left in each file (docs/design.md §5.4, docs/design.md §6.1). It knows each file's old text,
 // hunks and intended text, and judges what the file is seen holding: the
 // editor's buffer through a Store, or the disk.
 type Landing struct {
@@ -132,6 +132,7 @@ func (l *Landing) await(ctx context.Context, t target, store *Store, seq uint64,
 			}
 		}
 		if shows && last == t.want.Raw() {
+			store.adopt(t.path, t.want)
 			return t.want, nil
 		}
 		if shows && time.Since(lastAt) >= settle {

@@ -12,7 +12,7 @@ import (
 )
 
 // What the editor does after it answered "applied", and what the rule makes
-// of it (DESIGN §5.3).
+// of it (docs/design.md §5.4).
 func TestLandingAwait(t *testing.T) {
 	t.Parallel()
 	const bom = "\uFEFF"

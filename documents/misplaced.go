@@ -49,7 +49,7 @@ func (s *Store) Watch(cs ChangeSet) (*Watch, error) {
 		if fc.Old == nil || fc.Old.Text == nil || !open || e.doc.Text != fc.Old.Text.Raw() {
 			continue
 		}
-		j := &journal{base: e.doc.Text}
+		j := &journal{base: e.handOut().Text}
 		w.journals[fc.Path] = j
 		if s.journals == nil {
 			s.journals = map[string][]*journal{}

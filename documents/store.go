@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unsafe"
 
 	"hashline-ls/hashline"
 )
@@ -48,11 +49,40 @@ type Store struct {
 	journals map[string][]*journal
 }
 
+// entry is one open document. A keystroke in a large document must not
+// cost a new copy of it for the collector to reclaim, or the process's peak
+// grows with typing: a change is built in a buffer the store owns, the
+// spare, and the buffer the text it replaces lived in becomes the next
+// spare. A text handed out of the store (a Doc, a Live) is frozen first,
+// and a frozen buffer is never written again, so every string outside the
+// store stays what it was.
 type entry struct {
 	doc Doc
 	// idx indexes doc.Text. Change updates it in place, so it never leaves
 	// the store.
 	idx *LineIndex
+	// buf holds doc.Text while nothing outside the store refers to it; nil
+	// once frozen, or when the text is a string the editor sent whole.
+	buf []byte
+	// spare is a buffer no text refers to any more, for the next change.
+	spare []byte
+	// out is set once doc.Text has been handed out. While it is not, the
+	// editor is being typed in unread, and the next change is built in a
+	// buffer kept for reuse; once it is, a reader will freeze the next one
+	// too, so it is built as a plain string, copied once and not cleared.
+	out bool
+	// live is doc.Text as a hashline.Text, so that its line index and its
+	// digest are computed once for the version, whoever asks: made by the
+	// first Live, or taken from an edit that landed as it was meant.
+	live *hashline.Text
+}
+
+// handOut returns the document for use outside the store, freezing its
+// text.
+// The caller holds the store's mutex.
+func (e *entry) handOut() Doc {
+	e.buf, e.out = nil, true
+	return e.doc
 }
 
 // NewStore returns an empty store counting positions in UTF-16, until
@@ -135,7 +165,19 @@ func (s *Store) Change(path string, version int32, changes []Change) error {
 			return fmt.Errorf("didChange for %s (version %d): change %d of %d: %w; none of them applied", path, version, i+1, len(changes), err)
 		}
 	}
-	e.doc.Text, e.idx = b.finish()
+	prev, read := e.live, e.out
+	text, idx, buf := b.finish(e.spare, !e.out)
+	if buf != nil || !sameString(text, e.doc.Text) {
+		// The old text's buffer, unless frozen, is free from now on.
+		e.spare, e.buf, e.out, e.live = e.buf, buf, false, nil
+		if edits := b.edits(); prev != nil && read && prev.Hashed() && edits != nil {
+			// Read before this change, and likely read after it: its
+			// text is made of the one read, index and digest, and is
+			// held as handed out.
+			e.live, e.buf, e.out = prev.Derive(text, edits), nil, true
+		}
+	}
+	e.doc.Text, e.idx = text, idx
 	s.seq++
 	e.doc.Version, e.doc.Seq = version, s.seq
 	s.note(path, changes)
@@ -164,22 +206,55 @@ func (s *Store) Get(path string) (Doc, bool) {
 	if !ok {
 		return Doc{}, false
 	}
-	return e.doc, true
+	return e.handOut(), true
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
-// one, else the disk (DESIGN §2).
+// one, else the disk (docs/design.md §2.3). The buffer's text is one hashline.Text
+// per version, indexed and hashed at most once.
 func (s *Store) Live(ctx context.Context, abs string) (Live, error) {
-	if d, ok := s.Get(abs); ok {
-		return Live{Text: hashline.NewText(d.Text), Version: d.Version, Open: true}, nil
+	return s.LiveKnown(ctx, abs, nil)
+}
+
+// LiveKnown is Live for a caller that read abs before as known: a file the
+// editor does not hold is compared with known (Disk.LiveKnown).
+func (s *Store) LiveKnown(ctx context.Context, abs string, known *hashline.Text) (Live, error) {
+	if l, ok := s.buffer(abs); ok {
+		return l, nil
 	}
-	return s.disk().Live(ctx, abs)
+	return s.disk().LiveKnown(ctx, abs, known)
+}
+
+// buffer is the Live text of the document at abs, if the editor holds it.
+func (s *Store) buffer(abs string) (Live, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.docs[abs]
+	if !ok {
+		return Live{}, false
+	}
+	if e.live == nil {
+		e.live = hashline.NewLazyText(e.handOut().Text)
+	}
+	return Live{Text: e.live, Version: e.doc.Version, Open: true}, true
+}
+
+// adopt makes t the Live text of the document at path, when it holds t's
+// bytes: an edit that landed as it was meant is not indexed or hashed again.
+func (s *Store) adopt(path string, t *hashline.Text) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.docs[path]; ok && e.live == nil && e.doc.Text == t.Raw() {
+		e.live = t
+	}
 }
 
 // IsOpen reports whether the editor holds abs open: grep reads every other
 // file straight from the disk (commands.OpenFiles).
 func (s *Store) IsOpen(abs string) bool {
-	_, ok := s.Get(abs)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.docs[abs]
 	return ok
 }
 
@@ -199,9 +274,13 @@ func (s *Store) CheckUnchanged(cs ChangeSet) error {
 }
 
 func (s *Store) holds(fc FileChange) bool {
-	if d, ok := s.Get(fc.Path); ok {
-		return fc.Old.Open && d.Text == fc.Old.Text.Raw()
+	s.mu.Lock()
+	if e, ok := s.docs[fc.Path]; ok {
+		same := fc.Old.Open && e.doc.Text == fc.Old.Text.Raw()
+		s.mu.Unlock()
+		return same
 	}
+	s.mu.Unlock()
 	return !fc.Old.Open && s.disk().holds(fc.Path, fc.Old.Text.Raw())
 }
 
@@ -236,7 +315,7 @@ func (s *Store) Wait(ctx context.Context, path string, after uint64, bound time.
 		e, open := s.docs[path]
 		var d Doc
 		if open {
-			d = e.doc
+			d = e.handOut()
 		}
 		if open && d.Seq > after {
 			s.mu.Unlock()
@@ -289,13 +368,13 @@ type batch struct {
 	// pending are in arrival order, so the last one is the first in base.
 	pending []splice
 	enc     Encoding
+	// direct is set by finish when pending, in order then, are splices of
+	// the text the batch started from.
+	direct bool
 }
 
-// splice replaces base[start:end] with text.
-type splice struct {
-	start, end int
-	text       string
-}
+// A splice replaces base[Start:End] with New.
+type splice = hashline.ByteEdit
 
 func (b *batch) add(c Change) error {
 	if c.Range == nil {
@@ -308,15 +387,15 @@ func (b *batch) add(c Change) error {
 	}
 	if len(b.pending) > 0 {
 		if start, end, ok := b.locateBefore(r); ok {
-			b.pending = append(b.pending, splice{start, end, c.Text})
+			b.pending = append(b.pending, splice{Start: start, End: end, New: c.Text})
 			return nil
 		}
-		b.flush(!b.shared)
+		b.flush()
 	}
 	idx := b.index()
 	start := idx.OffsetAt(b.base, r.Start, b.enc)
 	end := idx.OffsetAt(b.base, r.End, b.enc)
-	b.pending = append(b.pending, splice{start, end, c.Text})
+	b.pending = append(b.pending, splice{Start: start, End: end, New: c.Text})
 	return nil
 }
 
@@ -325,7 +404,7 @@ func (b *batch) add(c Change) error {
 // so are the lines starting there; a walk along one of them that would need
 // a byte from the first splice on fails instead.
 func (b *batch) locateBefore(r Range) (start, end int, ok bool) {
-	m := b.pending[len(b.pending)-1].start
+	m := b.pending[len(b.pending)-1].Start
 	prefix := b.base[:m]
 	at := func(p Position) (int, bool) {
 		if int64(p.Line) >= int64(len(b.idx.starts)) {
@@ -356,38 +435,94 @@ func (b *batch) index() *LineIndex {
 	return b.idx
 }
 
-// flush applies the pending splices to base, updating idx in place when
-// mutate allows it.
-func (b *batch) flush(mutate bool) {
+// flush applies the pending splices to base. The index is updated in place
+// unless it is the stored document's, which stays as it is until the whole
+// batch is known good.
+func (b *batch) flush() {
 	if len(b.pending) == 0 {
 		return
 	}
 	slices.Reverse(b.pending)
-	b.base, b.idx = applySplices(b.base, b.index(), b.pending, mutate)
-	b.shared = false
+	text := hashline.ApplyEdits(b.base, b.pending)
+	if b.shared {
+		b.idx = b.index().spliced(text, b.pending)
+	} else {
+		b.idx = b.index().shiftInPlace(text, b.pending)
+	}
+	b.base, b.shared = text, false
 	b.pending = b.pending[:0]
 }
 
-// finish returns the text the batch ends with, and its index. The batch is
-// known good by now, so the stored index may be updated in place.
-func (b *batch) finish() (string, *LineIndex) {
-	b.flush(true)
-	return b.base, b.index()
+// edits are the splices of a finished batch as edits of the text it
+// started from, or nil when it went through another text on its way.
+func (b *batch) edits() []hashline.ByteEdit {
+	if !b.direct {
+		return nil
+	}
+	return slices.Clone(b.pending)
 }
 
-// applySplices builds base with the splices, which are in order and do not
-// overlap, in one copy, and shifts idx to match.
-func applySplices(base string, idx *LineIndex, sp []splice, mutate bool) (string, *LineIndex) {
-	edits := make([]hashline.ByteEdit, len(sp))
-	for i, p := range sp {
-		edits[i] = hashline.ByteEdit{Start: p.start, End: p.end, New: p.text}
+// finish returns the text the batch ends with, and its index. The batch is
+// known good by now, so the stored index may be updated in place. When
+// splices were pending, the text is built in dst if it fits there, or,
+// when keep is set, in a new buffer with room to grow; buf is then the
+// buffer. Else it is a plain string, and buf is nil.
+func (b *batch) finish(dst []byte, keep bool) (text string, idx *LineIndex, buf []byte) {
+	if len(b.pending) == 0 {
+		return b.base, b.index(), nil
 	}
-	text := hashline.ApplyEdits(base, edits)
-	if mutate && len(sp) == 1 {
-		idx.splice(text, sp[0])
-		return text, idx
+	slices.Reverse(b.pending)
+	b.direct = b.shared
+	size := splicedSize(b.base, b.pending)
+	switch {
+	case cap(dst) >= size:
+		buf = spliceInto(dst[:0], b.base, b.pending)
+	case keep:
+		buf = spliceInto(make([]byte, 0, size+size/16+4096), b.base, b.pending)
+	default:
+		text = hashline.ApplyEdits(b.base, b.pending)
 	}
-	return text, idx.spliced(text, sp)
+	if buf != nil {
+		text = unsafe.String(unsafe.SliceData(buf), len(buf))
+	}
+	b.base, b.idx = text, b.index().shiftInPlace(text, b.pending)
+	return b.base, b.idx, buf
+}
+
+// shiftInPlace returns the index of text, which is x's text with sp
+// applied: x itself, updated in place, when there is one splice, else a new
+// index. x must be the caller's to change.
+func (x *LineIndex) shiftInPlace(text string, sp []splice) *LineIndex {
+	if len(sp) == 1 {
+		x.splice(text, sp[0])
+		return x
+	}
+	return x.spliced(text, sp)
+}
+
+// splicedSize is the length of base with the splices applied.
+func splicedSize(base string, sp []splice) int {
+	size := len(base)
+	for _, p := range sp {
+		size += len(p.New) - (p.End - p.Start)
+	}
+	return size
+}
+
+// spliceInto appends base with the splices applied to dst.
+func spliceInto(dst []byte, base string, sp []splice) []byte {
+	pos := 0
+	for _, p := range sp {
+		dst = append(dst, base[pos:p.Start]...)
+		dst = append(dst, p.New...)
+		pos = p.End
+	}
+	return append(dst, base[pos:]...)
+}
+
+// sameString reports whether a and b are one string, not just equal ones.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // A splice of base[start:end] can change only the line starts in
@@ -398,15 +533,15 @@ func applySplices(base string, idx *LineIndex, sp []splice, mutate bool) (string
 
 // splice updates x in place for text, which is x's text with p applied.
 func (x *LineIndex) splice(text string, p splice) {
-	i, _ := slices.BinarySearch(x.starts, p.start)
-	j, found := slices.BinarySearch(x.starts, p.end)
+	i, _ := slices.BinarySearch(x.starts, p.Start)
+	j, found := slices.BinarySearch(x.starts, p.End)
 	if found {
 		j++
 	}
 	var buf [8]int
-	fresh := appendStartsIn(buf[:0], text, p.start, p.start+len(p.text))
+	fresh := appendStartsIn(buf[:0], text, p.Start, p.Start+len(p.New))
 	x.starts = slices.Replace(x.starts, i, j, fresh...)
-	if delta := len(p.text) - (p.end - p.start); delta != 0 {
+	if delta := len(p.New) - (p.End - p.Start); delta != 0 {
 		tail := x.starts[i+len(fresh):]
 		for k := range tail {
 			tail[k] += delta
@@ -420,16 +555,16 @@ func (x *LineIndex) spliced(text string, sp []splice) *LineIndex {
 	starts := make([]int, 0, len(old)+len(sp))
 	oi, delta := 0, 0
 	for _, p := range sp {
-		for oi < len(old) && old[oi] < p.start {
+		for oi < len(old) && old[oi] < p.Start {
 			starts = append(starts, old[oi]+delta)
 			oi++
 		}
-		for oi < len(old) && old[oi] <= p.end {
+		for oi < len(old) && old[oi] <= p.End {
 			oi++
 		}
-		from := p.start + delta
-		starts = appendStartsIn(starts, text, from, from+len(p.text))
-		delta += len(p.text) - (p.end - p.start)
+		from := p.Start + delta
+		starts = appendStartsIn(starts, text, from, from+len(p.New))
+		delta += len(p.New) - (p.End - p.Start)
 	}
 	for ; oi < len(old); oi++ {
 		starts = append(starts, old[oi]+delta)

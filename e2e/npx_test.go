@@ -1,3 +1,7 @@
+// The registry runs in a process group of its own, which is Unix's.
+
+//go:build unix
+
 package e2e
 
 import (

@@ -16,7 +16,7 @@ import (
 	"hashline-ls/lsp/lsptest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/scenario from the fake editor")
+var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/scenario from the fake editor, and the Neovim plugin's lua/hashline/commands.lua")
 
 // scenario is a scripted session: the assistant reads and edits one file,
 // always with the last tag the server gave it, while the user types.

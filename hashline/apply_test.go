@@ -276,7 +276,7 @@ func TestApplyRegisters(t *testing.T) {
 	})
 }
 
-// Named registers live in the session (§7.5): a capture committed on one
+// Named registers live in the session (docs/contract.md §9.1): a capture committed on one
 // file pastes into another; a capture never committed does not exist.
 func TestNamedRegistersAcrossCalls(t *testing.T) {
 	t.Parallel()

@@ -60,6 +60,72 @@ func lineRune(i int) rune {
 // interned here rather than through go-diff's DiffLinesToRunes, which costs
 // more than the diff.
 func keptRuns(a, b []rune, kept func(i, j, n int)) {
+	diffRuns(a, b, kept)
+}
+
+// maxDiffSteps bounds the search of sharedRuns: past it, a diff of texts
+// that much apart is left to go-diff, which bounds its own by time.
+const maxDiffSteps = 1 << 24
+
+// sharedRuns is keptRuns for lines named by number, below ids, which diffs
+// with Myers' algorithm (myers.go) what the lines both texts have leave
+// of them. A line found on one side only is in no common subsequence, so,
+// as GNU diff does, the lines of each side that the other lacks are left
+// out: the common subsequences of what is left are exactly those of the
+// whole, and after scattered edits what is left is mostly one run. It
+// reports false when there are more lines than runes for go-diff to take.
+func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
+	inA, inB := make([]bool, ids), make([]bool, ids)
+	for _, x := range a {
+		inA[x] = true
+	}
+	for _, x := range b {
+		inB[x] = true
+	}
+	a2, ai := onlyShared(a, inB)
+	b2, bj := onlyShared(b, inA)
+	back := func(i, j, n int) {
+		// Back on the whole, a run breaks where a line left out fell.
+		for k := 0; k < n; {
+			e := k + 1
+			for e < n && ai[i+e] == ai[i+e-1]+1 && bj[j+e] == bj[j+e-1]+1 {
+				e++
+			}
+			kept(int(ai[i+k]), int(bj[j+k]), e-k)
+			k = e
+		}
+	}
+	if myers(a2, b2, maxDiffSteps, back) {
+		return true
+	}
+	if lineRune(ids) > utf8.MaxRune {
+		return false
+	}
+	ra, rb := make([]rune, len(a2)), make([]rune, len(b2))
+	for i, x := range a2 {
+		ra[i] = lineRune(int(x))
+	}
+	for j, x := range b2 {
+		rb[j] = lineRune(int(x))
+	}
+	diffRuns(ra, rb, back)
+	return true
+}
+
+// onlyShared returns the lines of a that the other side has, and where
+// each was in a.
+func onlyShared(a []int32, other []bool) ([]int32, []int32) {
+	kept, at := make([]int32, 0, len(a)), make([]int32, 0, len(a))
+	for i, x := range a {
+		if other[x] {
+			kept, at = append(kept, x), append(at, int32(i))
+		}
+	}
+	return kept, at
+}
+
+// diffRuns is keptRuns on all of a and b.
+func diffRuns(a, b []rune, kept func(i, j, n int)) {
 	i, j := 0, 0
 	for _, d := range diffmatchpatch.New().DiffMainRunes(a, b, false) {
 		n := utf8.RuneCountInString(d.Text)

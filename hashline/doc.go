@@ -8,7 +8,5 @@
 // produce it) or an *Error whose message names the next step. Writing, and
 // telling the core what actually landed, is the edge's job.
 //
-// Section references (§N) point into the Line-Anchored Edit Contract.
-//
 // The rules it enforces are stated in docs/contract.md.
 package hashline

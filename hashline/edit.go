@@ -11,7 +11,7 @@ type EditRequest struct {
 	Path    string // canonical path: the snapshot store's key
 	Display string // the path as headers show it
 	// Names are the spellings a leading [path#TAG] line in ops may use for
-	// this file (§6): the argument as given and the display path.
+	// this file (docs/contract.md §7.2): the argument as given and the display path.
 	Names []string
 	Tag   string
 	Ops   string
@@ -21,7 +21,7 @@ type EditRequest struct {
 	// Blocks resolves N* locators; nil declines them.
 	Blocks BlockResolver
 	// Stateless says the caller remembers nothing between calls (the shell
-	// verbs: DESIGN §4, §4.1's "no provenance recorded"), so the tag is
+	// verbs: docs/contract.md §2.2), so the tag is
 	// checked against the live text and nothing of what the session was
 	// shown. Otherwise a tag the session never recorded for the path is
 	// EDIT_TAG_UNKNOWN, unless the path aged out of the store.
@@ -57,7 +57,7 @@ type capture struct {
 
 // Plan proves an edit against live, the text the file holds now, and
 // returns the new text; or it returns an *Error and changes nothing but
-// what the session was shown (§9).
+// what the session was shown (docs/contract.md §12).
 func (s *Session) Plan(req EditRequest, live *Text) (*Plan, error) {
 	tag, err := ParseTag(req.Tag)
 	if err != nil {
@@ -97,7 +97,7 @@ func checkHeader(patch *Patch, req EditRequest, tag Tag) error {
 			Header(patch.HeaderPath, patch.HeaderTag), Header(req.Display, tag))}
 }
 
-// gate runs one call through the branches of §9.
+// gate runs one call through the branches of docs/contract.md §12.
 type gate struct {
 	s     *Session
 	req   EditRequest
@@ -109,11 +109,20 @@ type gate struct {
 func (g *gate) run() (*Plan, error) {
 	versions := g.s.store.Lookup(g.req.Path, g.tag)
 	// A tag this session never recorded for the path proves nothing about
-	// what it was shown: a session must read before it edits (§13.5), and a
+	// what it was shown: a session must read before it edits (docs/contract.md §12.2), and a
 	// tag handed over from elsewhere does not count. Only a tag the store's
-	// bounds pushed out degrades to a version check (§4.1).
+	// bounds pushed out degrades to a version check (docs/contract.md §6.5).
 	if len(versions) == 0 && !g.req.Stateless && !g.s.store.AgedOut(g.req.Path, g.tag) {
 		return nil, g.unknown()
+	}
+	// The live text unchanged since the read is known by comparing it with
+	// what the session holds, not by hashing it.
+	if !g.live.Hashed() {
+		for _, v := range g.s.store.Versions(g.req.Path) {
+			if v.recalls(g.live) {
+				break
+			}
+		}
 	}
 	collision := false
 	if g.live.Tag() == g.tag {
@@ -147,7 +156,7 @@ func (g *gate) run() (*Plan, error) {
 
 // sequence is checked before a tag failure is reported: a paste before
 // any capture, or of an ambiguous anonymous register, is not what a fresh
-// read would fix, and §8.3 forbids reporting it as a tag mismatch. Each
+// read would fix, and docs/contract.md §9.2 forbids reporting it as a tag mismatch. Each
 // refusal runs it before it records the rows it shows, so a call refused
 // for its ops records nothing.
 func (g *gate) sequence() error { return checkSequence(g.patch.Ops, g.s.regs.has) }
@@ -229,7 +238,7 @@ func (g *gate) plan(prog *program, edits []ir, t *Text, cb *clipboard) *Plan {
 	}
 	p.Hunks = apply(t, edits)
 	p.Edits = t.Edits(p.Hunks)
-	p.New = NewText(ApplyEdits(t.Raw(), p.Edits))
+	p.New = t.Apply(p.Edits)
 	return p
 }
 
@@ -246,7 +255,7 @@ func (g *gate) noChange(prog *program) *Error {
 		Message: fmt.Sprintf("the ops leave %s exactly as they are, so nothing was written: if a change was intended, compare the + rows with the lines as read; otherwise the file already holds this text", where)}
 }
 
-// provenance is the gate of §9.1: every anchor must be a line the session
+// provenance is the gate of docs/contract.md §12.4: every anchor must be a line the session
 // was shown in full. A refusal reveals the unseen lines; when the reveal
 // shows all of them at full width they count as seen from then on, so the
 // same call succeeds on retry. A partial reveal merges nothing.

@@ -5,8 +5,7 @@ import (
 	"fmt"
 )
 
-// Code classifies a failure. The set is closed: §11 of the contract plus the
-// generic codes every command shares.
+// Code classifies a failure. The set is closed: the codes of docs/contract.md §18.2.
 type Code string
 
 const (
@@ -28,12 +27,12 @@ const (
 	CodeToolFailed           Code = "TOOL_FAILED"
 
 	// CodeRetryBudgetExhausted is never an edit's own code: the repeat guard
-	// attaches it when it ends the turn (§9.3).
+	// attaches it when it ends the turn (docs/contract.md §15.2).
 	CodeRetryBudgetExhausted Code = "MUTATION_RETRY_BUDGET_EXHAUSTED"
 )
 
 // Retriable reports whether an honest retry of the same call, after the step
-// the message names, can succeed (§11).
+// the message names, can succeed (docs/contract.md §18.2).
 func (c Code) Retriable() bool {
 	switch c {
 	case CodeTagMismatch, CodeTagUnknown, CodeLinesUnseen, CodeRetryBudgetExhausted, CodeToolFailed:
@@ -50,7 +49,7 @@ type Error struct {
 	Message string
 	Details Details
 	// Terminate tells the assistant's loop to stop after this call: the
-	// repeat guard's budget for this file and turn is spent (§9.3).
+	// repeat guard's budget for this file and turn is spent (docs/contract.md §15.2).
 	Terminate bool
 	err       error
 }
@@ -65,7 +64,7 @@ type Details struct {
 	// the anchors or of the refused lines.
 	Content string `json:"content,omitempty"`
 	// Merged reports that revealed lines now count as seen, so retrying the
-	// same call applies (§9.1).
+	// same call applies (docs/contract.md §12.4).
 	Merged bool `json:"merged,omitempty"`
 	// Field names the argument an INVALID_ARGUMENT is about.
 	Field string `json:"field,omitempty"`
@@ -74,7 +73,7 @@ type Details struct {
 	OpText string `json:"opText,omitempty"`
 	// Limit is the bound that was exceeded.
 	Limit int `json:"limit,omitempty"`
-	// Exhausted is set when the repeat guard ended the turn (§9.3).
+	// Exhausted is set when the repeat guard ended the turn (docs/contract.md §15.2).
 	Exhausted *Exhausted `json:"exhausted,omitempty"`
 	// Problems lists everything wrong with a kli patch, across its files.
 	Problems []Problem `json:"problems,omitempty"`

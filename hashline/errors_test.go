@@ -23,7 +23,7 @@ import (
 	"hashline-ls/workspace"
 )
 
-// The retriable column of §11, plus the generic codes: every code.
+// The retriable column of docs/contract.md §18.2, plus the generic codes: every code.
 var retriable = map[hashline.Code]bool{
 	hashline.CodeTagRequired:          false,
 	hashline.CodeTagMismatch:          true,
@@ -42,7 +42,7 @@ var retriable = map[hashline.Code]bool{
 	// The file system or the editor failed: once the file is read again,
 	// the same call may land.
 	hashline.CodeToolFailed: true,
-	// §9.3: the runtime finalizes the turn with it as retriable.
+	// docs/contract.md §15.2: the runtime finalizes the turn with it as retriable.
 	hashline.CodeRetryBudgetExhausted: true,
 }
 
@@ -95,7 +95,7 @@ func TestRetriableTableHasEveryCode(t *testing.T) {
 }
 
 // Every code comes out of a real call, never only out of a constructor, and
-// its message, with the one next step it names (§11), is the golden one in
+// its message, with the one next step it names (docs/contract.md §18.1), is the golden one in
 // testdata/errors.txt (-update rewrites it). The temporary folder is $TMP
 // there.
 func TestEveryCodeIsProduced(t *testing.T) {
@@ -160,7 +160,7 @@ func TestEveryCodeIsProduced(t *testing.T) {
 			_, err := f.plan("PUT 6.=7:\n+\t\tc() }")
 			return err
 		}},
-		// The same failure until the repeat guard ends the turn (§9.3).
+		// The same failure until the repeat guard ends the turn (docs/contract.md §15.2).
 		{"retry budget spent", func(t *testing.T) error {
 			f := readFixture(t, "f.txt", "a\n")
 			g := hashline.NewGuard()

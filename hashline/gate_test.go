@@ -39,7 +39,7 @@ func TestBranchADirect(t *testing.T) {
 		t.Fatalf("lowercase tag: %v", err)
 	}
 	// Trailing whitespace changed outside the session keeps the tag by
-	// design (§3.1) and moves no line: the edit applies, and the untouched
+	// design (docs/contract.md §3.2) and moves no line: the edit applies, and the untouched
 	// line keeps the whitespace the file has now.
 	f.change("a  \nb\nc\t\n")
 	p, err := f.s.Plan(f.req(string(hashline.TagOf("a\nb\nc\n")), "PUT 2.=2:\n+B"), f.live)
@@ -280,7 +280,7 @@ func TestTagUnknown(t *testing.T) {
 	wantCode(t, err, hashline.CodeTagUnknown)
 }
 
-// DESIGN §9: a live tag equal to the supplied one does not prove the text is
+// docs/contract.md §3.4: a live tag equal to the supplied one does not prove the text is
 // the one read; when the session holds a different text under that tag, the
 // match is a collision and nothing is applied.
 func TestTagCollisionIsNotUnchanged(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Guard is the repeat guard of §9.3: it counts failed mutations per path
+// Guard is the repeat guard of docs/contract.md §15.2: it counts failed mutations per path
 // within one turn, so an assistant that keeps failing the same way is
 // stopped instead of looping. The three codes that hand back what the retry
 // needs each get one free attempt per path; every other code counts at once.

@@ -67,7 +67,7 @@ func TestRepeatGuardTable(t *testing.T) {
 		turn  string
 		count int
 	}{
-		// The four rows of §9.3.
+		// The cases of docs/contract.md §15.2, one a row.
 		{"mismatch then unseen: neither counts", at(mismatch, unseen), "a", "t1", 0},
 		{"mismatch twice: the second is attempt 1", at(mismatch, mismatch), "a", "t1", 1},
 		{"parse failed three times: attempt 3 stops the turn", at(parse, parse, parse), "a", "t1", 3},
@@ -97,7 +97,7 @@ func TestRepeatGuardTable(t *testing.T) {
 }
 
 // The failure that spends the budget carries what the runtime needs to end
-// the turn on purpose (§9.3).
+// the turn on purpose (docs/contract.md §15.2).
 func TestRepeatGuardTerminates(t *testing.T) {
 	t.Parallel()
 	s := hashline.NewSession()
@@ -131,7 +131,7 @@ func TestRepeatGuardTerminates(t *testing.T) {
 		}
 	}
 	if !strings.Contains(last.Details.Exhausted.Recovery, "must end its header with :") || !hashline.CodeRetryBudgetExhausted.Retriable() {
-		t.Fatal("the recovery hint lost the §9.3 text, or the budget code is not retriable")
+		t.Fatal("the recovery hint lost the hint of docs/contract.md §15.2, or the budget code is not retriable")
 	}
 
 	// A new turn on the same session starts over.

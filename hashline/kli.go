@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file is the second anchor style (DESIGN §7): kli's per-line anchors
+// This file is the second anchor style (docs/contract.md §17): kli's per-line anchors
 // LINE:HH and its patch language. Each anchor carries the hash of the line
 // it names, so a patch proves itself line by line against the live text,
 // without a whole-file tag and without drift recovery, as kli does.
@@ -62,7 +62,7 @@ type LineAnchor struct {
 func (a LineAnchor) String() string { return fmt.Sprintf("%d:%s", a.Line, a.Hash) }
 
 // Problem is one thing wrong with a patch. A patch gathers all of them
-// across all its files before it refuses (DESIGN §7).
+// across all its files before it refuses (docs/contract.md §17.3).
 type Problem struct {
 	Path    string `json:"path,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -248,7 +248,7 @@ func PlanPatch(path, display string, ops []PatchOp, live *Text) (*Plan, []Proble
 	p := &Plan{Path: path, Old: live, Summary: fmt.Sprintf("patch: %d op(s)", len(ops))}
 	p.Hunks = apply(live, pl.edits)
 	p.Edits = live.Edits(p.Hunks)
-	p.New = NewText(ApplyEdits(live.Raw(), p.Edits))
+	p.New = live.Apply(p.Edits)
 	if len(p.Hunks) == 0 || p.New.Raw() == live.Raw() {
 		return nil, []Problem{{Path: display, Code: CodeNoChange, Message: fmt.Sprintf("%s: the ops leave the file exactly as it is: if a change was intended, compare the ~ rows with the lines as read", display)}}
 	}
@@ -355,7 +355,7 @@ func (pl *patchPlanner) checkOverlaps() {
 }
 
 // showable reports whether read shows line in full, so a patch may replace
-// it (§4.3: a clipped line was never displayed).
+// it (docs/contract.md §5.3: a clipped line was never displayed).
 func showable(line string) bool {
 	if !utf8.ValidString(line) {
 		return false

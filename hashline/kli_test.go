@@ -8,7 +8,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// The vectors of DESIGN §8: the first two are kli's own, so anchors minted
+// The vectors of docs/contract.md §3.5: the first two are kli's own, so anchors minted
 // here agree with anchors kli mints for the same line.
 func TestLineHashVectors(t *testing.T) {
 	t.Parallel()

@@ -1,8 +1,8 @@
 package hashline
 
-// Bounds of §4.4 and §12. They are constants, not settings: every one of them
+// Bounds of docs/contract.md §6.3 and docs/contract.md §19.1. They are constants, not settings: every one of them
 // protects either the model from a blind write or the process from memory
-// growth, and the contract fixes their values.
+// growth, and docs/contract.md §19.1 lists them.
 const (
 	MaxLineChars = 16384 // read clips longer lines and leaves them out of seen_lines
 
@@ -28,7 +28,7 @@ const (
 	MaxBlockParse   = 4 << 20
 
 	// MaxRepeatAttempts is the count at which the repeat guard ends the turn
-	// (§9.3: the third counted failure stops it).
+	// (docs/contract.md §15.2: the third counted failure stops it).
 	MaxRepeatAttempts = 3
 
 	// DriftContextLines is how many live lines a tag-mismatch error shows on

@@ -11,7 +11,7 @@ import (
 // 10,000-line file is one interval, not 10,000 entries.
 //
 // The zero value is the empty set. A nil *LineSet is a different thing:
-// "no provenance recorded" (§4.1), which callers must keep distinct.
+// "no provenance recorded" (docs/contract.md §5.3), which callers must keep distinct.
 type LineSet struct {
 	spans []span
 }

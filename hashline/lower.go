@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// irKind is an edit kind of §8.1. The fifth kind, block, never appears
+// irKind is an edit kind of docs/contract.md §10.1. The fifth kind, block, never appears
 // here: lowering resolves an N* locator on the spot into the range or gap it
 // names, so every later step sees plain positions.
 type irKind int
@@ -19,7 +19,7 @@ const (
 )
 
 // ir is one lowered edit. Every position indexes the text the tag names;
-// none is shifted by another edit (§7.3 rule 1, §8.1).
+// none is shifted by another edit (docs/contract.md §8.4 rule 1, docs/contract.md §10.1).
 type ir struct {
 	kind irKind
 	op   int    // index into the call's ops
@@ -39,13 +39,13 @@ type ir struct {
 type Span = struct{ Start, End int }
 
 // BlockResolver finds the syntactic block that opens at line (1-based) of
-// text, for N* locators (§8.2). It returns the block's span, or an error
+// text, for N* locators (docs/contract.md §10.4). It returns the block's span, or an error
 // that declines: its message says why, in words the model can act on.
 type BlockResolver interface {
 	ResolveBlock(path, text string, line int) (Span, error)
 }
 
-// Resolved echoes one block resolution (§8.2).
+// Resolved echoes one block resolution (docs/contract.md §10.4).
 type Resolved struct {
 	AnchorLine int    `json:"anchorLine"`
 	Start      int    `json:"start"`
@@ -59,17 +59,17 @@ type program struct {
 	ops      []Op
 	edits    []ir
 	resolved []Resolved
-	// anchors holds, per op, the lines it must have been shown (§9.1);
+	// anchors holds, per op, the lines it must have been shown (docs/contract.md §8.5);
 	// the head and tail gaps need none.
 	anchors [][]int
 	// locs holds, per op, its locator with blocks resolved to ranges.
 	locs []Locator
-	// warnings name what lowering repaired (§8.4).
+	// warnings name what lowering repaired (docs/contract.md §11.1).
 	warnings []Warning
 }
 
 // lower turns ops into IR against t, resolves blocks and checks every
-// position (§7.3). It does not read registers.
+// position (docs/contract.md §8.4). It does not read registers.
 func lower(t *Text, path string, ops []Op, blocks BlockResolver) (*program, error) {
 	p := &program{text: t, ops: ops, anchors: make([][]int, len(ops)), locs: make([]Locator, len(ops))}
 	n := t.Len()
@@ -239,7 +239,7 @@ func amplification() *Error {
 		Message: fmt.Sprintf("the ops expand to more than %d inserted and deleted lines: split the change into several edit calls, or use write to replace the whole file", MaxIRLines)}
 }
 
-// checkOverlaps enforces §7.3 rule 4: no two ops share a line, whether they
+// checkOverlaps enforces docs/contract.md §8.4 rule 4: no two ops share a line, whether they
 // consume it or anchor a gap on it. The head and tail gaps belong to no line
 // and may be shared; inserts there keep their written order.
 func (p *program) checkOverlaps() error {
@@ -280,7 +280,7 @@ func (p *program) claims(i int) []int {
 	return p.anchors[i]
 }
 
-// clipboard is the register state one call sees (§7.5, §8.3).
+// clipboard is the register state one call sees (docs/contract.md §9.1, docs/contract.md §10.2).
 type clipboard struct {
 	named   func(string) ([]string, bool) // the session's registers
 	pending map[string][]string           // named captures of this call
@@ -289,7 +289,7 @@ type clipboard struct {
 	pasted  int                           // anon[:pasted] have been pasted
 }
 
-// expand runs the clipboard pre-pass of §8.3 in written order, turning cut
+// expand runs the clipboard pre-pass of docs/contract.md §10.2 in written order, turning cut
 // and paste into plain inserts and deletes.
 func (p *program) expand(cb *clipboard) ([]ir, error) {
 	out := make([]ir, 0, len(p.edits))
@@ -321,7 +321,7 @@ func (p *program) expand(cb *clipboard) ([]ir, error) {
 				out = append(out, ir{kind: irInsert, op: e.op, gap: e.gap, text: l, span: e.span})
 			}
 			// Deletes only after the read succeeded, so an empty register
-			// leaves no orphan deletes (§8.3).
+			// leaves no orphan deletes (docs/contract.md §10.2).
 			if e.span {
 				for l := e.lo; l <= e.hi; l++ {
 					out = append(out, ir{kind: irDelete, op: e.op, lo: l})
@@ -365,7 +365,7 @@ func checkCapture(op *Op, lines []string) error {
 // checkSequence runs the register reads of the pre-pass on the ops alone,
 // with no text: a paste before any capture, from an empty register, or of
 // an ambiguous anonymous one is wrong whatever the file holds, so a call
-// the tag gates would refuse reports it as itself instead (§8.3). named
+// the tag gates would refuse reports it as itself instead (docs/contract.md §9.2). named
 // only looks: a register's recency is for the reads of calls that get as
 // far as expanding their pastes.
 func checkSequence(ops []Op, named func(string) bool) error {

@@ -56,37 +56,37 @@ func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View
 	if len(syms) > 0 {
 		v.First, v.Last = syms[0].Line, syms[len(syms)-1].Line
 	}
-	var b strings.Builder
-	b.WriteString(Header(display, t.Tag()))
-	b.WriteByte('\n')
-	var num [20]byte
+	b := appendHeader(nil, display, t.Tag())
 	for _, s := range syms {
 		for range s.Depth {
-			b.WriteString("  ")
+			b = append(b, "  "...)
 		}
-		b.Write(strconv.AppendInt(num[:0], int64(s.Start), 10))
+		b = strconv.AppendInt(b, int64(s.Start), 10)
 		if s.End != s.Start {
-			b.WriteByte('-')
-			b.Write(strconv.AppendInt(num[:0], int64(s.End), 10))
+			b = append(b, '-')
+			b = strconv.AppendInt(b, int64(s.End), 10)
 		}
-		b.WriteString(" " + s.Kind)
+		b = append(b, ' ')
+		b = append(b, s.Kind...)
 		label := SymbolLabel(s)
 		if s.Depth > 0 {
 			label = s.Name
 		}
 		line := t.Line(s.Line)
 		if !isHeading(s.Kind) && !hasWord(line[:min(len(line), MaxOutlineLineChars)], label) {
-			b.WriteString(" " + label)
+			b = append(b, ' ')
+			b = append(b, label...)
 		}
-		b.WriteString("  ")
-		b.Write(strconv.AppendInt(num[:0], int64(s.Line), 10))
-		if appendRow(&b, s.Line, t.Line(s.Line), MaxOutlineLineChars, false, anchors) {
+		b = append(b, "  "...)
+		b = strconv.AppendInt(b, int64(s.Line), 10)
+		var clipped bool
+		if b, clipped = appendRow(b, s.Line, line, MaxOutlineLineChars, false, anchors); clipped {
 			v.Clipped = append(v.Clipped, s.Line)
 		} else {
 			v.Seen.Add(s.Line)
 		}
 	}
-	v.Content = b.String()
+	v.Content = stringOf(b)
 	return v
 }
 

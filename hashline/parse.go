@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// LocKind is the shape of a locator (§7.1).
+// LocKind is the shape of a locator (docs/contract.md §8.1).
 type LocKind int
 
 const (
@@ -127,7 +127,7 @@ const (
 	WarnEditor = "editor"
 )
 
-// Parse reads the ops argument of an edit (§7). It checks only the text: line
+// Parse reads the ops argument of an edit (docs/contract.md §8). It checks only the text: line
 // numbers are checked against the file when the ops are lowered.
 func Parse(ops string) (*Patch, error) {
 	if len(ops) > MaxOpsBytes {
@@ -554,7 +554,7 @@ func splitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
-	t := indexText(s)
+	t := NewLazyText(s)
 	out := make([]string, t.Len())
 	for i := range out {
 		out[i] = t.Line(i + 1)

@@ -81,7 +81,7 @@ func dominantEOL(lines []mline) string {
 	return "\r"
 }
 
-// modelTag is §3.2 over §3.1's normalization, computed from scratch.
+// modelTag is docs/contract.md §3.3 over docs/contract.md §3.2's normalization, computed from scratch.
 func modelTag(raw string) Tag {
 	_, lines := splitRaw(raw)
 	var b strings.Builder
@@ -183,7 +183,7 @@ func (l mloc) gap(n int) int {
 	return n
 }
 
-// claims are the original lines an op consumes or anchors on (§7.3 rule 4);
+// claims are the original lines an op consumes or anchors on (docs/contract.md §8.4 rule 4);
 // the head and the end of the file belong to no line.
 func (l mloc) claims() []int {
 	switch l.kind {
@@ -228,7 +228,7 @@ func movedTo(ops []mop, pos []int) []mop {
 }
 
 // anchored reports whether an op names a position content drift can move
-// (§9 branch B is for the others).
+// (docs/contract.md §12.5 is for the others).
 func (o mop) anchored() bool {
 	if o.verb == mCut || o.verb == mPaste && o.reg == "" {
 		return true
@@ -263,7 +263,7 @@ func runModel(orig []string, ops []mop, session map[string][]string) mresult {
 // saysSomething is the model's reading of "holds a letter or a digit".
 var saysSomething = regexp.MustCompile(`[\pL\p{Nd}]`)
 
-// modelEchoes applies the echo rule of §8.4 to ops written against then:
+// modelEchoes applies the echo rule of docs/contract.md §11.1 to ops written against then:
 // a PUT over a range whose body has two rows or more loses its first row
 // when that row is exactly line N-1, and then, if two rows or more are
 // still left, its last row when it is exactly line M+1, each only when that
@@ -492,7 +492,7 @@ func checkPlan(p *Plan, old *Text, res mresult) error {
 	if got, want := p.New.Tag(), modelTag(p.New.Raw()); got != want {
 		return fmt.Errorf("New.Tag() %s, model tag %s", got, want)
 	}
-	// Every echo row dropped is named in a warning of its own (§8.4).
+	// Every echo row dropped is named in a warning of its own (docs/contract.md §11.1).
 	repaired := 0
 	for _, w := range p.Warnings {
 		if w.Kind == WarnRepaired {
@@ -649,7 +649,7 @@ func (g *opGen) style(o mop) mop {
 }
 
 // genOps returns a valid op set in a random written order that respects
-// the register sequencing of §8.3: a named paste follows its capture, and
+// the register sequencing of docs/contract.md §9.2: a named paste follows its capture, and
 // the anonymous register sees (CUT PUT+)* CUT*.
 func genOps(r *rand.Rand, orig []string, session map[string][]string) []mop {
 	g := &opGen{r: r, orig: orig, claimed: map[int]bool{}}
@@ -997,7 +997,7 @@ func runPropCase(t testing.TB, seed uint64, stats map[string]int) {
 			before := stateOf(s)
 			p, err := s.Plan(request(d.tag, d.ops), live)
 			var he *Error
-			// A stale tag may be recovered (§10), and then only to exactly
+			// A stale tag may be recovered (docs/contract.md §13), and then only to exactly
 			// what the ops do at the lines they named, where those are now.
 			var want mresult
 			verdict := ""

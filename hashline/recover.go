@@ -9,7 +9,7 @@ import (
 // text: old line i (1-based) is new line at[i], or 0 when it changed or
 // went. It comes from a line diff, so every pair it holds is two equal
 // lines; whether a pair is the right one among duplicates is what context
-// validation (§10 step 4) and the slide check have to prove.
+// validation (docs/contract.md §13.1 step 7) and the slide check have to prove.
 type lineMap struct {
 	at  []int // indexed by old line; at[0] unused
 	rev []int // indexed by new line: the old line, or 0
@@ -27,21 +27,40 @@ type lineMap struct {
 // exactly (see diff.go): a line the diff wrongly calls changed would make
 // recovery decline an edit it could place.
 func diffLines(old, new *Text) (*lineMap, bool) {
-	ids := make(lineIDs, old.Len())
-	a, oldID, ok := ids.runes(old.Len(), func(i int) string { return old.Line(i + 1) })
-	if !ok {
-		return nil, false
+	ids := newInternLines(old.Len() + new.Len())
+	oldID, newID := make([]int32, old.Len()+1), make([]int32, new.Len()+1)
+	for i := 1; i < len(oldID); i++ {
+		oldID[i] = ids.id(old.Line(i))
 	}
-	b, newID, ok := ids.runes(new.Len(), func(i int) string { return new.Line(i + 1) })
-	if !ok {
-		return nil, false
+	// Most new lines are the old line the changes so far moved them to:
+	// compared with that one first, they need no lookup. After one that
+	// does, the next old lines are looked at for it, so a line or a few
+	// gone from the old text do not throw the guess off.
+	known := int32(len(ids.reps))
+	for j, i := 1, 1; j < len(newID); j++ {
+		line := new.Line(j)
+		if i < len(oldID) && old.Line(i) == line {
+			newID[j], i = oldID[i], i+1
+			continue
+		}
+		id := ids.id(line)
+		newID[j] = id
+		for d := 0; id < known && d < 4 && i+d < len(oldID); d++ {
+			if oldID[i+d] == id {
+				i += d + 1
+				break
+			}
+		}
 	}
-	m := &lineMap{at: make([]int, len(a)+1), rev: make([]int, len(b)+1), oldID: oldID, newID: newID}
-	keptRuns(a, b, func(i, j, n int) {
+	m := &lineMap{at: make([]int, len(oldID)), rev: make([]int, len(newID)), oldID: oldID, newID: newID}
+	ok := sharedRuns(oldID[1:], newID[1:], len(ids.reps), func(i, j, n int) {
 		for k := 1; k <= n; k++ {
 			m.at[i+k], m.rev[j+k] = j+k, i+k
 		}
 	})
+	if !ok {
+		return nil, false
+	}
 	m.markSlides()
 	return m, true
 }
@@ -161,12 +180,12 @@ type drift struct {
 	lines *lineMap
 }
 
-// recoverDrift is branch C (§10): it proves that every anchor still maps to
+// recoverDrift is branch C (docs/contract.md §13): it proves that every anchor still maps to
 // one unchanged region of the live text, all by one offset, and replays the
 // ops there. It never edits the snapshot and writes that. When the tag names
 // several texts (a collision), all of them are tried and any disagreement
 // declines. Once the anchors are proven, the tag is not what is wrong, so a
-// register failure of the clipboard pre-pass is returned as itself (§8.3).
+// register failure of the clipboard pre-pass is returned as itself (docs/contract.md §13.1 step 8).
 func (g *gate) recoverDrift(versions []*Snapshot) (drift, error) {
 	var (
 		plan   *Plan
@@ -212,7 +231,7 @@ func (g *gate) recoverFrom(snap *Snapshot) (*Plan, *recovery, error) {
 		r.why = fmt.Sprintf("the file is over %d MiB, so the text you read was not kept and the change cannot be traced", MaxRetainedFileBytes>>20)
 		return nil, r, nil
 	}
-	r.old = NewText(snap.Text)
+	r.old = snap.shared.indexed
 	prog, err := lower(r.old, g.req.Path, g.patch.Ops, g.req.Blocks)
 	if err != nil {
 		// Line numbers that do not fit the text the tag names are most
@@ -278,7 +297,7 @@ func isHeadGap(prog *program, op int) bool {
 
 func isEndGap(prog *program, op int) bool { return prog.ops[op].Loc.Kind == LocEnd }
 
-// anchorsHold runs §10 steps 3 to 5: every anchor unchanged and surely
+// anchorsHold runs docs/contract.md §13.1 steps 5 to 7: every anchor unchanged and surely
 // paired, proven by its neighbours, and all of them moved by one offset.
 func (r *recovery) anchorsHold(prog *program) bool {
 	var set LineSet
@@ -335,7 +354,7 @@ func (r *recovery) anchorsHold(prog *program) bool {
 			}
 		}
 	}
-	// Context (§10 step 4), judged per run of adjacent anchors, whose
+	// Context (docs/contract.md §13.1 step 7), judged per run of adjacent anchors, whose
 	// nearest non-anchor lines are the ones just outside the run. A run
 	// whose text occurs once in each file can only be where it was paired,
 	// so one neighbour suffices; a repeated one needs both.
@@ -393,7 +412,7 @@ func occursOnce(text, pat []int32) bool {
 	return found == 1
 }
 
-// warnings name the cause of the drift (§10 table).
+// warnings name the cause of the drift (docs/contract.md §13.2).
 func (r *recovery) warnings(g *gate) []Warning {
 	var w []Warning
 	versions := g.s.store.Versions(g.req.Path)
@@ -456,6 +475,17 @@ func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
 	return out
 }
 
+// diagonal reports whether old lines lo..hi are paired with new lines j0+1
+// on, one after the other.
+func (m *lineMap) diagonal(lo, hi, j0 int) bool {
+	for i := lo; i <= hi; i++ {
+		if m.at[i] != j0+1+i-lo {
+			return false
+		}
+	}
+	return true
+}
+
 // forcedIn decides the rows within old lines lo..hi. The window's corners
 // sit on the diff: its columns run from the last line paired above it to
 // the first paired below, and lines in between that neither side paired can
@@ -478,6 +508,14 @@ func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
 			j1 = m.at[q]
 			break
 		}
+	}
+	if m.diagonal(lo, hi, j0) && hi-lo+1 == j1-j0-1 {
+		// The window is the same lines on both sides: their one longest
+		// common subsequence is all of them, each where it is.
+		for _, i := range rows {
+			out[i] = true
+		}
+		return
 	}
 	if (hi-lo+1)*(j1-j0-1) > maxForceCells {
 		m.wide = true

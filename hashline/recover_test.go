@@ -9,7 +9,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// The unit tests of drift recovery (§10) and path recovery (§9.2). The
+// The unit tests of drift recovery (docs/contract.md §13) and path recovery (docs/contract.md §14). The
 // torture test in torture_test.go covers the same ground at random; these
 // pin each rule to one case and its exact words.
 
@@ -50,7 +50,7 @@ func declined(t *testing.T, err error, live *hashline.Text, reason string) *hash
 	return he
 }
 
-// §10's warnings table, one row at a time.
+// docs/contract.md §13.2's warnings table, one row at a time.
 func TestRecoveryWarnings(t *testing.T) {
 	t.Parallel()
 	replace := func(old, new string) func(live string) string {
@@ -150,7 +150,7 @@ func TestRecoveryDoesNotEchoSpans(t *testing.T) {
 	}
 }
 
-// §10 step 4: a line whose text is unique is confirmed by one unchanged
+// docs/contract.md §13.1 step 7: a line whose text is unique is confirmed by one unchanged
 // neighbour; a repeated one needs both.
 func TestRecoveryContext(t *testing.T) {
 	t.Parallel()
@@ -196,7 +196,7 @@ func TestRecoveryContext(t *testing.T) {
 	}
 }
 
-// §10 step 5: all anchors move by one offset.
+// docs/contract.md §13.1 step 5: all anchors move by one offset.
 func TestRecoveryOffsetDivergence(t *testing.T) {
 	t.Parallel()
 	f := readFixture(t, "f.go", recoverText)
@@ -210,7 +210,7 @@ func TestRecoveryOffsetDivergence(t *testing.T) {
 	declined(t, err, f.live, "lines between your anchors were added or removed (line 7 moved by +1, another anchor by +0), so the ops no longer fit one place")
 }
 
-// §10 step 6: a replay that changes nothing declines.
+// docs/contract.md §13.1 step 8: a replay that changes nothing declines.
 func TestRecoveryNoOpReplay(t *testing.T) {
 	t.Parallel()
 	// On the text read, the ops move "x" to the head; the line above it
@@ -294,7 +294,7 @@ func TestRecoveryRefusalContent(t *testing.T) {
 	}
 }
 
-// §4.4: a snapshot evicted by the store's bounds is gone; a stale tag
+// docs/contract.md §6.5: a snapshot evicted by the store's bounds is gone; a stale tag
 // naming it fails closed, as unknown.
 func TestRecoveryEvictedSnapshot(t *testing.T) {
 	t.Parallel()
@@ -316,7 +316,7 @@ func TestRecoveryEvictedSnapshot(t *testing.T) {
 	}
 }
 
-// §4.4: a file over 2 MiB is tagged but its text is not kept, so its drift
+// docs/contract.md §6.3: a file over 2 MiB is tagged but its text is not kept, so its drift
 // cannot be traced.
 func TestRecoveryUnretainedSnapshot(t *testing.T) {
 	t.Parallel()
@@ -354,7 +354,7 @@ func sharedTag(t *testing.T, form string) (string, string) {
 	return "", ""
 }
 
-// §3.3: a tag names an index, not a text. With two texts under one tag,
+// docs/contract.md §3.4: a tag names an index, not a text. With two texts under one tag,
 // the store keeps both, and recovery must agree on every one it tries.
 func TestRecoveryTagCollisions(t *testing.T) {
 	t.Parallel()
@@ -414,7 +414,7 @@ func TestRecoveryTagCollisions(t *testing.T) {
 // Ops that do not fit the text the tag names are most likely written
 // against a newer text: the stale tag is the mistake, and the refusal says
 // how they fail. A register failure once the anchors hold is the ops'
-// own (§8.3).
+// own (docs/contract.md §13.1 step 8).
 func TestRecoveryOpsErrors(t *testing.T) {
 	t.Parallel()
 	f := readFixture(t, "f.go", recoverText)
@@ -440,7 +440,7 @@ func TestRecoveryUnseenAnchor(t *testing.T) {
 	declined(t, err, live, "line 10 was never shown to you")
 }
 
-// §9.2: a path that names no file is rebound to the one file this session
+// docs/contract.md §14: a path that names no file is rebound to the one file this session
 // recorded with the same base name and a version under the same tag.
 func TestRecoverPath(t *testing.T) {
 	t.Parallel()

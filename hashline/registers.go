@@ -1,6 +1,6 @@
 package hashline
 
-// Registers holds a session's named registers (§7.5): captured lines, not
+// Registers holds a session's named registers (docs/contract.md §9.1): captured lines, not
 // live references, at most MaxRegisters of them, the coldest evicted first.
 // The anonymous register is not here: it lives for one call.
 type Registers struct {

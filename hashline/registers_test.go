@@ -10,7 +10,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// Registers, one row of §7.5 and §8.3 at a time, through Session.Plan and
+// Registers, one row of docs/contract.md §9.1 and docs/contract.md §10.2 at a time, through Session.Plan and
 // Commit as the edge drives them. A capture shows only through a later
 // paste, so most tests read a register back that way.
 
@@ -32,7 +32,7 @@ func pasteOf(t *testing.T, f *editFixture, reg string) []string {
 	return p.New.Lines(n+1, p.New.Len())
 }
 
-// §7.5 row 1: the anonymous register is cleared when the call returns.
+// docs/contract.md §9.1 (the anonymous register): the anonymous register is cleared when the call returns.
 func TestAnonymousRegisterLivesOneCall(t *testing.T) {
 	t.Parallel()
 	f := readFixture(t, "f.txt", "1\n2\n3\n4\n")
@@ -47,7 +47,7 @@ func TestAnonymousRegisterLivesOneCall(t *testing.T) {
 	}
 }
 
-// §7.5 rows 2 and 4: a named register outlives the call and the file it
+// docs/contract.md §9.1 (named registers): a named register outlives the call and the file it
 // came from; it holds the lines as captured, whatever happens to the source
 // after.
 func TestNamedRegisterIsCapturedContent(t *testing.T) {
@@ -87,7 +87,7 @@ func TestNamedRegisterIsCapturedContent(t *testing.T) {
 	}
 }
 
-// §7.5 row 2: named registers belong to one session, and go with it.
+// docs/contract.md §9.1 (named registers): named registers belong to one session, and go with it.
 func TestNamedRegistersPerSession(t *testing.T) {
 	t.Parallel()
 	ss := hashline.NewSessions()
@@ -117,7 +117,7 @@ func TestNamedRegistersPerSession(t *testing.T) {
 	wantCode(t, err, hashline.CodeRegisterEmpty)
 }
 
-// §8.3 item 1: CUT captures the lines as they are and deletes them; the
+// docs/contract.md §10.2 (a cut): CUT captures the lines as they are and deletes them; the
 // capture keeps each line's text exactly, trailing blanks included, and
 // takes the file's line endings off.
 func TestCutCapturesAndDeletes(t *testing.T) {
@@ -133,7 +133,7 @@ func TestCutCapturesAndDeletes(t *testing.T) {
 	}
 }
 
-// §8.3 item 2: a paste is one insert per captured line at its gap; a span
+// docs/contract.md §10.2 (a paste): a paste is one insert per captured line at its gap; a span
 // paste replaces its lines with them.
 func TestPasteExpandsToInserts(t *testing.T) {
 	t.Parallel()
@@ -170,7 +170,7 @@ func TestPasteExpandsToInserts(t *testing.T) {
 	}
 }
 
-// §8.3 item 2's proviso and the sequencing rule: a failed read fails the
+// docs/contract.md §10.2's proviso and the sequencing rule of docs/contract.md §9.2: a failed read fails the
 // whole call before any line is deleted, and each sequencing mistake has
 // its own code and message, never a tag mismatch: not with the tag right,
 // not with a stale tag recovery would refuse, not with a tag the session
@@ -236,7 +236,7 @@ func TestRegisterSequencingErrors(t *testing.T) {
 	}
 }
 
-// §12: a capture holds at most 4,096 lines and 1 MiB; past either, the CUT
+// docs/contract.md §19.1: a capture holds at most 4,096 lines and 1 MiB; past either, the CUT
 // is refused with INVALID_ARGUMENT naming it, anonymous or named, wherever
 // it stands in the call.
 func TestRegisterCaptureLimits(t *testing.T) {
@@ -338,7 +338,7 @@ func TestNamedRegistersLRU(t *testing.T) {
 	}
 }
 
-// §12: 16 named registers; a new name evicts the coldest, in the order the
+// docs/contract.md §19.1: 16 named registers; a new name evicts the coldest, in the order the
 // call captured, and overwriting a name evicts nothing.
 func TestRegisterFileLRU(t *testing.T) {
 	t.Parallel()
@@ -371,7 +371,7 @@ func TestRegisterFileLRU(t *testing.T) {
 	}
 }
 
-// §7.4: a paste takes no body rows. The named forms say so with
+// docs/contract.md §8.6: a paste takes no body rows. The named forms say so with
 // INVALID_ARGUMENT; the anonymous form reads as a PUT missing its colon.
 func TestBodyRowsUnderAPaste(t *testing.T) {
 	t.Parallel()

@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
-// Header returns the section header "[path#TAG]" (§5.1).
+// Header returns the section header "[path#TAG]" (docs/contract.md §5.1).
 func Header(display string, tag Tag) string { return "[" + display + "#" + string(tag) + "]" }
 
 // View is a rendered window of a file: the header, then one "N:text" row per
@@ -16,7 +17,7 @@ func Header(display string, tag Tag) string { return "[" + display + "#" + strin
 type View struct {
 	Content string
 	// Seen holds the rows displayed in full; clipped rows are left out
-	// (§4.3), because the model never saw their tails.
+	// (docs/contract.md §5.3), because the model never saw their tails.
 	Seen *LineSet
 	// First and Last are the window's lines (Last < First when empty).
 	First, Last int
@@ -31,7 +32,7 @@ const (
 	// AnchorTag rows are "N:text"; the header's tag vouches for them.
 	AnchorTag Anchors = iota
 	// AnchorLine rows are kli's "N:HH|text", HH the line's own hash
-	// (DESIGN §7), for patches that anchor on each line.
+	// (docs/contract.md §17.1), for patches that anchor on each line.
 	AnchorLine
 )
 
@@ -40,34 +41,128 @@ const (
 // MaxLineChars characters.
 func RenderWindowAs(anchors Anchors, display string, t *Text, first, limit int) View {
 	first = max(first, 1)
+	if first == 1 && anchors == AnchorTag && t.index.Load() == nil {
+		if v, ok := renderFresh(display, t, limit); ok {
+			return v
+		}
+	}
 	last := min(t.Len(), first+limit-1)
-	v := View{First: first, Last: last, Seen: &LineSet{}}
-	var b strings.Builder
+	x := t.x()
 	size := len(display) + 8
 	if last >= first {
-		size += t.starts[last] - t.starts[first-1] + (last-first+1)*(digits(last)+1)
+		size += x.at(last) - x.at(first-1) + (last-first+1)*(digits(last)+1)
 	}
-	b.Grow(size)
-	b.WriteString(Header(display, t.Tag()))
-	b.WriteByte('\n')
-	runStart := first
 	// One check of the window spares one per row: the rows are split at
 	// ASCII bytes, so they are valid UTF-8 exactly when the window is.
-	valid := last < first || utf8.ValidString(t.raw[t.starts[first-1]:t.starts[last]])
-	// Consecutive row numbers are counted up in place, not formatted anew.
-	num := strconv.AppendInt(make([]byte, 0, 20), int64(first), 10)
+	valid := last < first || utf8.ValidString(t.raw[x.at(first-1):x.at(last)])
+	w := newRows(appendHeader(make([]byte, 0, size), display, t.Tag()), first, last, valid, anchors, x.hasCR)
 	for n := first; n <= last; n++ {
-		b.Write(num)
-		if appendRow(&b, n, t.Line(n), MaxLineChars, valid, anchors) {
-			v.Clipped = append(v.Clipped, n)
-			v.Seen.AddRange(runStart, n-1)
-			runStart = n + 1
-		}
-		num = incDecimal(num)
+		w.add(n, t.raw, x.at(n-1), x.at(n), x.contentEnd(t.raw, n-1))
 	}
-	v.Seen.AddRange(runStart, last)
-	v.Content = b.String()
-	return v
+	return w.done()
+}
+
+// renderFresh is RenderWindowAs from line 1 of a text not indexed yet,
+// without CR: one scan finds each line for its row, for the index and for
+// whether the text is clean, and the header, which needs the digest
+// (hashed in one call when the text is clean), is written last, in the room
+// left for it.
+func renderFresh(display string, t *Text, limit int) (View, bool) {
+	raw := t.raw
+	body := 0
+	if strings.HasPrefix(raw, bom) {
+		body = len(bom)
+	}
+	rest := raw[body:]
+	if strings.IndexByte(rest, '\r') >= 0 {
+		return View{}, false
+	}
+	final := len(rest) > 0 && rest[len(rest)-1] == '\n'
+	n := strings.Count(rest, "\n")
+	if len(rest) > 0 && !final {
+		n++
+	}
+	last := min(n, limit)
+	head := len(display) + 8
+	// The rows of a window that ends before the text does take about its
+	// share of the bytes; the buffer grows if they take more.
+	window := len(rest)
+	if last < n {
+		window = len(rest)/n*last + len(rest)/n*last/8
+	}
+	// Rows are written as if the window were valid UTF-8, and checked once
+	// it is known where the window ends.
+	w := newRows(make([]byte, head, head+window+last*(digits(last)+1)+1), 1, last, true, AnchorTag, false)
+	x := &lines{starts: make([]int32, n+1), eol: "\n", bom: body > 0, final: final}
+	dirty := false
+	pos := body
+	for k := range n {
+		x.starts[k] = int32(pos)
+		i := strings.IndexByte(raw[pos:], '\n')
+		if i < 0 {
+			i = len(raw) - pos
+		}
+		ce := pos + i
+		dirty = dirty || i > 0 && isBlank(raw[ce-1])
+		e := min(ce+1, len(raw))
+		if k < last {
+			w.add(k+1, raw, pos, e, ce)
+		}
+		pos = e
+	}
+	x.starts[n], x.clean = int32(len(raw)), !dirty
+	t.index.CompareAndSwap(nil, x)
+	if !utf8.ValidString(raw[body:x.at(last)]) {
+		// Rare: rendered again, row by row, from the index made here.
+		return View{}, false
+	}
+	appendHeader(w.b[:0], display, t.Tag())
+	return w.done(), true
+}
+
+// rows writes the rows of one window.
+type rows struct {
+	b   []byte
+	num []byte // the next row's number, counted up in place
+	v   View
+	// valid says the window is valid UTF-8; plain, that a row whose line
+	// ends in LF is that line as it is: an LF text in tag style.
+	valid, plain bool
+	anchors      Anchors
+	runStart     int // the first row of the run of rows shown in full
+}
+
+func newRows(b []byte, first, last int, valid bool, anchors Anchors, hasCR bool) *rows {
+	return &rows{
+		b: b, num: strconv.AppendInt(make([]byte, 0, 20), int64(first), 10),
+		v:     View{First: first, Last: last, Seen: &LineSet{}},
+		valid: valid, plain: valid && anchors == AnchorTag && !hasCR, anchors: anchors, runStart: first,
+	}
+}
+
+// add appends row n: raw[s:e] is its line with its ending, which starts
+// at ce.
+func (w *rows) add(n int, raw string, s, e, ce int) {
+	w.b = append(w.b, w.num...)
+	w.num = incDecimal(w.num)
+	if w.plain && e-s <= MaxLineChars && raw[e-1] == '\n' {
+		w.b = append(w.b, ':')
+		w.b = append(w.b, raw[s:e]...)
+		return
+	}
+	var clipped bool
+	if w.b, clipped = appendRow(w.b, n, raw[s:ce], MaxLineChars, w.valid, w.anchors); clipped {
+		w.v.Clipped = append(w.v.Clipped, n)
+		w.v.Seen.AddRange(w.runStart, n-1)
+		w.runStart = n + 1
+	}
+}
+
+// done is the view the rows make.
+func (w *rows) done() View {
+	w.v.Seen.AddRange(w.runStart, w.v.Last)
+	w.v.Content = stringOf(w.b)
+	return w.v
 }
 
 // RenderRows renders the given lines of t (ascending, 1-based) under its
@@ -82,45 +177,53 @@ func RenderRowsAs(anchors Anchors, display string, t *Text, lines []int, width i
 	if len(lines) > 0 {
 		v.First, v.Last = lines[0], lines[len(lines)-1]
 	}
-	var b strings.Builder
-	b.WriteString(Header(display, t.Tag()))
-	b.WriteByte('\n')
-	var num [20]byte
+	b := appendHeader(nil, display, t.Tag())
 	for _, n := range lines {
-		b.Write(strconv.AppendInt(num[:0], int64(n), 10))
-		if appendRow(&b, n, t.Line(n), width, false, anchors) {
+		b = strconv.AppendInt(b, int64(n), 10)
+		var clipped bool
+		if b, clipped = appendRow(b, n, t.Line(n), width, false, anchors); clipped {
 			v.Clipped = append(v.Clipped, n)
 		} else {
 			v.Seen.Add(n)
 		}
 	}
-	v.Content = b.String()
+	v.Content = stringOf(b)
 	return v
 }
 
-// appendRow writes ":line\n" after row number n, which the caller wrote,
+// appendHeader appends the header line "[path#TAG]\n".
+func appendHeader(b []byte, display string, tag Tag) []byte {
+	b = append(b, '[')
+	b = append(b, display...)
+	b = append(b, '#')
+	b = append(b, tag...)
+	return append(b, "]\n"...)
+}
+
+// stringOf is the string b holds, which nothing writes again.
+func stringOf(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// appendRow appends ":line\n" after row number n, which the caller wrote,
 // cutting the line after width characters; it reports whether the row falls
 // short of the line. A line that is not valid UTF-8 falls short too: it can
 // only be shown with replacement characters, so the model never saw its
 // bytes. valid says the caller has checked that line is valid.
-func appendRow(b *strings.Builder, n int, line string, width int, valid bool, anchors Anchors) bool {
-	b.WriteByte(':')
+func appendRow(b []byte, n int, line string, width int, valid bool, anchors Anchors) ([]byte, bool) {
+	b = append(b, ':')
 	if anchors == AnchorLine {
-		b.WriteString(LineHash(line))
-		b.WriteByte('|')
+		b = append(b, LineHash(line)...)
+		b = append(b, '|')
 	}
 	if !valid && !utf8.ValidString(line) {
-		b.WriteString(clip(strings.ToValidUTF8(line, "\uFFFD"), width))
-		fmt.Fprintf(b, " … [line %d is not valid UTF-8: shown with U+FFFD, so it cannot be edited by line]\n", n)
-		return true
+		b = append(b, clip(strings.ToValidUTF8(line, "\uFFFD"), width)...)
+		return fmt.Appendf(b, " … [line %d is not valid UTF-8: shown with U+FFFD, so it cannot be edited by line]\n", n), true
 	}
 	cut, total := clipAt(line, width)
-	b.WriteString(line[:cut])
+	b = append(b, line[:cut]...)
 	if cut < len(line) {
-		fmt.Fprintf(b, " … [line %d clipped: %d of %d characters shown]", n, width, total)
+		b = fmt.Appendf(b, " … [line %d clipped: %d of %d characters shown]", n, width, total)
 	}
-	b.WriteByte('\n')
-	return cut < len(line)
+	return append(b, '\n'), cut < len(line)
 }
 
 // clipAt returns the byte length of the first width characters of s, and
@@ -177,7 +280,7 @@ var (
 )
 
 // StripPasted removes what a model copies from read output into content it
-// writes (§5.3): a leading [path#TAG] header, and "N:" prefixes when every
+// writes (docs/contract.md §16.3): a leading [path#TAG] header, and "N:" prefixes when every
 // line carries one and they count up by one. Anything less regular is left
 // alone, because a line that merely starts with digits and a colon is
 // content. It returns a warning for each thing it removed.

@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// This file is the replacement-boundary repair of §8.4. It is deliberately
+// This file is the replacement-boundary repair of docs/contract.md §11. It is deliberately
 // conservative: a row is dropped only when it restates, byte for byte, a line
 // that survives just outside its range; a row is kept only when the syntax
 // says so twice (the edit as written breaks a file that parsed, and deleting
@@ -22,7 +22,7 @@ type SyntaxChecker interface {
 
 // dropEchoes removes a replacement's first body row when it restates the
 // line just above the range, and its last when it restates the line just
-// below, when those lines survive the call (§8.4, first rule). A body of one
+// below, when those lines survive the call (docs/contract.md §11.1). A body of one
 // row is left alone: that row is all the op says. So is a row of nothing but
 // punctuation and blanks, such as "}" or "": such rows repeat in code by
 // design, and dropping one on equality alone would be a guess.
@@ -85,7 +85,7 @@ type candidate struct {
 	plan *Plan
 }
 
-// retain runs the bounded search of §8.4 for a plan whose text no longer
+// retain runs the bounded search of docs/contract.md §11.2 for a plan whose text no longer
 // parses: each candidate keeps the first or the last row of one range op.
 // It returns the plan to use: the authored one when no candidate qualifies.
 // prog, edits and cb are what the authored plan was made from; a candidate
@@ -158,7 +158,7 @@ func (g *gate) retain(sc SyntaxChecker, t *Text, authored *Plan, prog *program, 
 	return c.plan, nil
 }
 
-// mayKeep is the textual half of the evidence §8.4 asks before a row may be
+// mayKeep is the textual half of the evidence docs/contract.md §11.2 asks before a row may be
 // kept: the + rows do not contain its text anywhere (so the model did not
 // move it), and it is no deeper than the rows that replace its neighbours
 // (so it encloses them). It needs no parse, so most edits stop here.

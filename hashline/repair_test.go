@@ -10,7 +10,7 @@ import (
 	"hashline-ls/hashline/blocks"
 )
 
-// The boundary repair of §8.4, driven through Session.Plan with the
+// The boundary repair of docs/contract.md §11, driven through Session.Plan with the
 // tree-sitter resolver, which is also the syntax checker the search needs.
 // Every case names the exact text that must come out, and the exact
 // warnings: a repair nobody is told about is a silent rewrite.
@@ -108,7 +108,7 @@ func runRepairCases(t *testing.T, cases []repairCase) {
 	}
 }
 
-// The first rule of §8.4: a + row that restates, byte for byte, the line
+// The rule of docs/contract.md §11.1: a + row that restates, byte for byte, the line
 // just outside its range is dropped on equality alone, with a warning,
 // when that line survives the call and says something.
 func TestRepairEchoes(t *testing.T) {
@@ -133,7 +133,7 @@ func TestRepairEchoes(t *testing.T) {
 			want:     strings.Replace(goSrc, "\tx := 1\n", "\treturn x\n", 1),
 			warnings: []string{dropFirst("PUT 5.=5:", 4)}, parses: true},
 		// A resolved block is a range too; the doc comment above it is its
-		// own node (§8.2), so restating it is an echo.
+		// own node (docs/contract.md §10.4), so restating it is an echo.
 		{name: "go: a block replacement restating the doc comment", path: "a.go", src: goSrc,
 			ops:      "PUT 4*:\n+// F returns x.\n+func F() int {\n+\treturn 2\n+}",
 			want:     "package a\n\n// F returns x.\nfunc F() int {\n\treturn 2\n}\n\nfunc G() {}\n",
@@ -199,7 +199,7 @@ func TestRepairWidenedRangeTouchesOnlyTheChange(t *testing.T) {
 	}
 }
 
-// The bounded search of §8.4: a range that swallowed an unchanged boundary
+// The bounded search of docs/contract.md §11.2: a range that swallowed an unchanged boundary
 // row keeps it, but only with the evidence the contract asks for.
 func TestRepairRetention(t *testing.T) {
 	t.Parallel()

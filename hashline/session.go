@@ -9,9 +9,9 @@ import (
 const MaxSessions = 32
 
 // Session is what one assistant accumulates: the snapshots it was shown,
-// its named registers, and its repeat guard (DESIGN §3). Its methods are
+// its named registers, and its repeat guard (docs/contract.md §2.1). Its methods are
 // safe for concurrent use. Serializing a session's mutations from gate to
-// commit (§13.3) is the caller's: the core holds no lock across calls.
+// commit (docs/design.md §4.3) is the caller's: the core holds no lock across calls.
 type Session struct {
 	mu    sync.Mutex // guards store, regs and guard
 	store *Store
@@ -33,9 +33,27 @@ func (s *Session) Read(path, display string, t *Text, first, limit int) View {
 
 // ReadAs is Read with rows in the given anchor style.
 func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, limit int) View {
+	s.recall(path, t)
 	v := RenderWindowAs(anchors, display, t, first, limit)
 	s.Record(path, t, v.Seen)
 	return v
+}
+
+// recall gives t, the live text of path, the digest and the line index of
+// the version of path the session holds with the same text, if it holds
+// one: a file read again unchanged is compared, not scanned and hashed.
+// A text already indexed or hashed keeps what it has.
+func (s *Session) recall(path string, t *Text) {
+	if t.Hashed() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.store.Versions(path) {
+		if v.recalls(t) {
+			return
+		}
+	}
 }
 
 // Record notes that the lines in seen of t were displayed in full.
@@ -53,7 +71,7 @@ func (s *Session) Forget(path string) {
 }
 
 // Fail counts a failed mutation of path in turn against the repeat guard;
-// it may mark err terminal (§9.3).
+// it may mark err terminal (docs/contract.md §15.2).
 func (s *Session) Fail(path, turn, kind string, err *Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -62,7 +80,7 @@ func (s *Session) Fail(path, turn, kind string, err *Error) {
 
 // Commit records what an edit's write left in the file: landed is the text
 // the file holds now, recorded at path with every line seen, because the
-// session authored it (§4.3). It also keeps the call's named captures and
+// session authored it (docs/contract.md §5.3). It also keeps the call's named captures and
 // clears the path's repeat count. For REM, landed is nil.
 func (s *Session) Commit(p *Plan, path string, landed *Text) {
 	s.mu.Lock()
@@ -82,7 +100,7 @@ func (s *Session) Commit(p *Plan, path string, landed *Text) {
 }
 
 // RecordLanded records what a write left in the file: the lines that are
-// what the session wrote count as seen (§4.3: it authored them); lines a
+// what the session wrote count as seen (docs/contract.md §5.3: it authored them); lines a
 // formatter or the user changed on the way did not come from the session,
 // and must be read like any other.
 func (s *Session) RecordLanded(path string, intended, landed *Text) {
@@ -106,6 +124,17 @@ func authoredLines(intended, landed *Text) *LineSet {
 		}
 	}
 	return seen
+}
+
+// Known is the text of the newest version of path the session holds, or
+// nil: a source may compare the file with it rather than read it anew.
+func (s *Session) Known(path string) *Text {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if vs := s.store.Versions(path); len(vs) > 0 && vs[0].Retained {
+		return vs[0].shared.indexed
+	}
+	return nil
 }
 
 // Snapshots returns the versions recorded for path, newest first. The
@@ -172,6 +201,15 @@ func (ss *Sessions) get(name string) (*Session, func()) {
 	return s, dropped
 }
 
+// Lookup returns the named session if there is one, without making it or
+// counting it as used.
+func (ss *Sessions) Lookup(name string) (*Session, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	s, ok := ss.m[name]
+	return s, ok
+}
+
 // End drops the named session; it reports whether there was one.
 func (ss *Sessions) End(name string) bool {
 	ss.mu.Lock()
@@ -185,7 +223,7 @@ func (ss *Sessions) End(name string) bool {
 	return ok
 }
 
-// Clear drops every session, as a workspace change requires (DESIGN §2).
+// Clear drops every session, as a workspace change requires (docs/contract.md §2.1).
 func (ss *Sessions) Clear() {
 	ss.mu.Lock()
 	n := len(ss.m)
@@ -205,7 +243,7 @@ func (ss *Sessions) Len() int {
 }
 
 // RecoverPath finds the file an edit meant when its path names no file
-// (§9.2): the one path this session recorded whose base name is base and
+// (docs/contract.md §14): the one path this session recorded whose base name is base and
 // which has a version tagged tag. The authored path itself is excluded, so
 // a deleted file cannot recover onto its own history; a tie finds nothing.
 func (s *Session) RecoverPath(base string, tag Tag, authored string) (string, bool) {
@@ -230,7 +268,7 @@ func (s *Session) RecoverPath(base string, tag Tag, authored string) (string, bo
 }
 
 // HasRead reports whether the session recorded anything of path: kli's
-// read-before-edit check (DESIGN §7).
+// read-before-edit check (docs/contract.md §17.3).
 func (s *Session) HasRead(path string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

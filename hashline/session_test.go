@@ -7,7 +7,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// DESIGN §3: at most 32 sessions, the coldest dropped first.
+// docs/contract.md §2.1: at most 32 sessions, the coldest dropped first.
 func TestSessionsBound(t *testing.T) {
 	ss := hashline.NewSessions()
 	first := ss.Get("s0")

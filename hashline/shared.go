@@ -10,10 +10,21 @@ import (
 // in every session, holds the same one, so 32 sessions that read one file
 // version keep it once; when the last of them drops it, the collector
 // frees it and its entry leaves the table.
-type sharedText struct{ text string }
+type sharedText struct {
+	text string
+	// indexed is text as a Text. For a large text recorded in normalized
+	// form it is the very one recorded, so its line index serves a later
+	// read of the same bytes and recovery from this version without a
+	// scan; a small text is scanned again in microseconds, and its index
+	// is not worth its memory.
+	indexed *Text
+}
+
+// largeText is the size from which a retained text keeps its index.
+const largeText = 64 << 10
 
 // sharedTexts indexes the retained texts by the digest the store computes
-// anyway. A digest sets trailing whitespace aside (§3.1), so a hit is
+// anyway. A digest sets trailing whitespace aside (docs/contract.md §3.2), so a hit is
 // shared only when the text is the same too; otherwise the newer text
 // takes the entry and the older stays with the snapshots that hold it.
 var sharedTexts = struct {
@@ -21,14 +32,18 @@ var sharedTexts = struct {
 	m  map[Digest]weak.Pointer[sharedText]
 }{m: map[Digest]weak.Pointer[sharedText]{}}
 
-// share returns the retained copy of text, whose digest is d.
-func share(d Digest, text string) *sharedText {
+// share returns the retained copy of text, the normalized text of t, whose
+// digest is d.
+func share(d Digest, text string, t *Text) *sharedText {
 	sharedTexts.mu.Lock()
 	defer sharedTexts.mu.Unlock()
 	if s := sharedTexts.m[d].Value(); s != nil && s.text == text {
 		return s
 	}
-	s := &sharedText{text: text}
+	s := &sharedText{text: text, indexed: t}
+	if text != t.raw || len(text) < largeText {
+		s.indexed = NewLazyText(text)
+	}
 	sharedTexts.m[d] = weak.Make(s)
 	runtime.AddCleanup(s, unshare, d)
 	return s

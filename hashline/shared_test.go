@@ -11,10 +11,10 @@ import (
 )
 
 // A text many sessions recorded is kept once, and given back when the last
-// of them drops it (issue 13, point 13); texts that share a digest but not
+// of them drops it (docs/contract.md §6.4); texts that share a digest but not
 // their trailing whitespace are two texts.
 func TestSnapshotTextsShared(t *testing.T) {
-	text := strings.Repeat("shared line (issue 13)\n", 1000)
+	text := strings.Repeat("shared line (13)\n", 1000)
 	var sessions []*hashline.Session
 	for i := 0; i < 8; i++ {
 		s := hashline.NewSession()

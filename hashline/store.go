@@ -1,16 +1,18 @@
 package hashline
 
-// Snapshot is one version of a file as a session was shown it (§4.1).
+import "strings"
+
+// Snapshot is one version of a file as a session was shown it (docs/contract.md §6.1).
 type Snapshot struct {
 	// Text is the normalized text (LF, no BOM, trailing whitespace kept).
-	// It is empty when the file was too large to retain (§4.4); the tag,
+	// It is empty when the file was too large to retain (docs/contract.md §6.3); the tag,
 	// digest and seen lines are still kept, so version and provenance
 	// checks work, but recovery does not.
 	Text     string
 	Retained bool
 	Tag      Tag
 	// Digest identifies the text: two recordings are one version only when
-	// their digests are equal, never on tag equality alone (§3.3).
+	// their digests are equal, never on tag equality alone (docs/contract.md §3.4).
 	Digest Digest
 	Lines  int
 	// Seen holds the lines displayed in full. Never nil in the store; a
@@ -22,14 +24,14 @@ type Snapshot struct {
 }
 
 // Store is one session's snapshot store: canonical path → versions, newest
-// first, within the bounds of §4.4. It is not safe for concurrent use; the
+// first, within the bounds of docs/contract.md §6.3. It is not safe for concurrent use; the
 // Session that owns it serializes access.
 type Store struct {
 	paths map[string]*history
 	bytes int // retained text across all paths
 	clock uint64
 	// aged remembers the tags the bounds pushed out, per path: such a tag
-	// degrades to a version check (§4.1) instead of being unknown.
+	// degrades to a version check (docs/contract.md §6.5) instead of being unknown.
 	aged map[string]map[Tag]bool
 }
 
@@ -72,7 +74,7 @@ func (s *Store) tick() uint64 { s.clock++; return s.clock }
 
 // Record stores t for path with the lines in seen marked as displayed, and
 // returns the snapshot that now holds them. A version with the same digest is
-// promoted and its seen lines unioned (read fusion, §4.2); anything else is a
+// promoted and its seen lines unioned (read fusion, docs/contract.md §6.2); anything else is a
 // new version at the head.
 func (s *Store) Record(path string, t *Text, seen *LineSet) *Snapshot {
 	if seen == nil {
@@ -113,7 +115,7 @@ func (s *Store) retain(v *Snapshot, t *Text) {
 	s.bytes -= len(v.Text)
 	v.Text, v.Retained, v.shared = "", false, nil
 	if norm := t.Normalized(); len(norm) <= MaxRetainedFileBytes {
-		v.shared = share(t.Digest(), norm)
+		v.shared = share(t.Digest(), norm, t)
 		v.Text, v.Retained = v.shared.text, true
 		s.bytes += len(norm)
 	}
@@ -157,6 +159,27 @@ func (s *Store) coldest(except string) string {
 		}
 	}
 	return cold
+}
+
+// recalls gives t the digest of v, and the line index of the text v was
+// recorded from, when t holds that text: the same bytes, or, for a text
+// with a BOM or CRs, the same normalized text. Normalized text holds no CR,
+// so a t without one that equals it, and starts with no BOM, is in
+// normalized form itself. It reports whether t is v's text.
+func (v *Snapshot) recalls(t *Text) bool {
+	if !v.Retained {
+		return false
+	}
+	if u := v.shared.indexed; t == u || t.raw == v.Text && !strings.HasPrefix(t.raw, bom) {
+		t.takeFrom(u)
+		t.knowDigest(v.Digest)
+		return true
+	}
+	if x := t.x(); (x.bom || x.hasCR) && t.normalizedIs(v.Text) {
+		t.knowDigest(v.Digest)
+		return true
+	}
+	return false
 }
 
 // Forget drops every version of path.

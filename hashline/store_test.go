@@ -86,7 +86,7 @@ func TestStoreCollisionKeepsTwoSnapshots(t *testing.T) {
 	if len(got) != 2 || got[0].Text != b || got[1].Text != a {
 		t.Fatalf("Lookup = %d snapshots, want [%q, %q] newest first", len(got), b, a)
 	}
-	// The seen lines of one text must never leak onto the other (§3.3).
+	// The seen lines of one text must never leak onto the other (docs/contract.md §3.4).
 	if got[0].Seen.Len() != 0 || got[1].Seen.String() != "1" {
 		t.Fatalf("Seen = %q and %q, want \"\" and \"1\"", got[0].Seen, got[1].Seen)
 	}
@@ -338,7 +338,7 @@ func TestUnretainedFileKeepsProvenance(t *testing.T) {
 	}
 }
 
-// nil and empty seen sets mean different things (§4.3): no record at all
+// nil and empty seen sets mean different things (docs/contract.md §5.3): no record at all
 // degrades to a version check, while a record that displayed nothing
 // refuses every anchor.
 func TestSeenNilVersusEmpty(t *testing.T) {
@@ -352,7 +352,7 @@ func TestSeenNilVersusEmpty(t *testing.T) {
 		p, err := s.Plan(hashline.EditRequest{Path: "p", Display: "p", Tag: string(live.Tag()), Ops: ops, Stateless: true}, live)
 		wantNew(t, p, err, "A\nb\nC\n")
 	})
-	// A session must read before it edits (§13.5): a tag it never recorded
+	// A session must read before it edits (docs/contract.md §12.2): a tag it never recorded
 	// is unknown, even when it names the live text. The refusal shows the
 	// lines around the anchors, so the same call then succeeds.
 	t.Run("tag never recorded by this session: unknown, then the retry applies", func(t *testing.T) {
@@ -370,7 +370,7 @@ func TestSeenNilVersusEmpty(t *testing.T) {
 			t.Fatalf("retry: %v %v", p, err)
 		}
 	})
-	// A tag the bounds pushed out degrades to a version check (§4.1).
+	// A tag the bounds pushed out degrades to a version check (docs/contract.md §6.5).
 	t.Run("aged-out tag: version check only", func(t *testing.T) {
 		t.Parallel()
 		s := hashline.NewSession()

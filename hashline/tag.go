@@ -2,12 +2,12 @@ package hashline
 
 import "strings"
 
-// Tag is the 4-hex-digit name of a whole file's normalized text (§3.2): the
+// Tag is the 4-hex-digit name of a whole file's normalized text (docs/contract.md §3.3): the
 // low 16 bits of its SHA-256, read big-endian, in uppercase hex.
 //
 // It has 65,536 values, so two texts share one often enough to matter. A tag
 // is an index into the snapshot store, never proof that two texts are equal
-// (§3.3).
+// (docs/contract.md §3.4).
 type Tag string
 
 const hexDigits = "0123456789ABCDEF"

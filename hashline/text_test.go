@@ -9,7 +9,7 @@ import (
 
 const bom = "\uFEFF"
 
-// The vectors are DESIGN §8's: other implementations (the editor plugins,
+// The vectors are docs/contract.md §3.5's: other implementations (the editor plugins,
 // kli) must mint the same tags, so they are pinned here literally.
 func TestTagVectors(t *testing.T) {
 	t.Parallel()
@@ -26,7 +26,7 @@ func TestTagVectors(t *testing.T) {
 		{"python greet CRLF", strings.ReplaceAll(greet, "\n", "\r\n"), "15E4"},
 		{"python greet trailing spaces on line 1", strings.Replace(greet, "(name):", "(name):   ", 1), "15E4"},
 		{"python greet BOM", bom + greet, "15E4"},
-		// §3.1 step 3 removes [ \t\r] at every line end, the last one too.
+		// docs/contract.md §3.2 removes [ \t\r] at every line end, the last one too.
 		{"python greet trailing tab, lone CR endings", strings.ReplaceAll(strings.Replace(greet, "(name):", "(name):\t", 1), "\n", "\r"), "15E4"},
 		{"a with trailing blanks, no final newline", "a \t", "48BB"},
 	}

@@ -28,7 +28,7 @@ import (
 //     inside a consumed range); its true result is then the edit applied to
 //     the live text at those lines, the head and the end staying put, less
 //     the + rows that restate a line just outside their range in the text
-//     read (§8.4's echo rule is part of what the edit means);
+//     read (docs/contract.md §11.1's echo rule is part of what the edit means);
 //   - a success must equal that result byte for byte; any other success is
 //     a wrong write, and one is too many;
 //   - a refusal must be EDIT_TAG_MISMATCH with the live tag, and write
@@ -460,19 +460,19 @@ type ttruth struct {
 	offset      int
 	want        []string // the edit applied to the live text at the true lines
 	noop        bool     // recoverable, but the edit leaves the live text as it is
-	repaired    int      // echo rows the edit drops (§8.4), one warning each
+	repaired    int      // echo rows the edit drops (docs/contract.md §11.1), one warning each
 }
 
 func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string][]string) ttruth {
 	anchors := claimsOf(ops)
 	var tr ttruth
-	// The echo rule of §8.4 is part of what the edit means: a + row that
+	// The echo rule of docs/contract.md §11.1 is part of what the edit means: a + row that
 	// restates the line just outside its range says that line stays. It is
 	// judged on the text the edit was written against, before any line
 	// moves.
 	echoed, repaired := modelEchoes(orig, ops)
 	// A change to trailing whitespace alone keeps the tag and moves no line
-	// (DESIGN §9, branch A): the edit applies where it was written, to the
+	// (docs/contract.md §12.3): the edit applies where it was written, to the
 	// live text, which is then the text its tag names.
 	if thashForm(orig) == thashForm(live) {
 		tr.recoverable = true
@@ -509,7 +509,7 @@ func tortureOracle(orig, live []string, pos []int, ops []mop, session map[string
 // than the shortest explanation of the same text; "ambiguous" when some
 // longest pairing of the read lines with the live ones places an anchor
 // elsewhere or nowhere, so no reader of the text could tell where it went;
-// "context" when §10 step 4 refuses the true history (contextHolds);
+// "context" when docs/contract.md §13.1 step 7 refuses the true history (contextHolds);
 // "clear" otherwise. The pairings come from scratch, on whole files, by the
 // textbook dynamic program.
 func contentVerdict(orig, live []string, pos []int, anchors []int) string {
@@ -564,7 +564,7 @@ func contentVerdict(orig, live []string, pos []int, anchors []int) string {
 	return "clear"
 }
 
-// contextHolds applies §10 step 4 to the true history, per run of adjacent
+// contextHolds applies docs/contract.md §13.1 step 7 to the true history, per run of adjacent
 // anchors: the lines just outside the run must still sit beside it at the
 // run's offset, one of them when the run's text occurs once in each file,
 // both otherwise. The file's ends count as such lines when the run reaches
@@ -882,7 +882,7 @@ func tnumbered(lines []string, mark []int) string {
 // TestTorture: see the comment at the top of this file. Over the scenarios
 // it requires no wrong write, no refusal that writes or misreports, and at
 // least 90% (the target is 95%) of the recoverable edits recovered where the
-// text can tell where the anchors went and §10 step 4 allows it; the share
+// text can tell where the anchors went and docs/contract.md §13.1 step 7 allows it; the share
 // of all recoverable edits is logged beside it, and the refusals by cause.
 func TestTorture(t *testing.T) {
 	if *tortureSeed != 0 {
@@ -932,7 +932,7 @@ func TestTorture(t *testing.T) {
 	// always show. Its refusals split into: ambiguous (an equally short
 	// explanation of the same text puts an anchor elsewhere, so a write
 	// would be a guess), cheaper (a shorter explanation exists), context
-	// (§10 step 4 forbids it on the true history) and clear (the rest: the
+	// (docs/contract.md §13.1 step 7 forbids it on the true history) and clear (the rest: the
 	// ones an implementation of the contract could have recovered).
 	recovered := st.recoverable - st.refusedRecoverable
 	strict := percent(recovered, st.recoverable)
@@ -940,7 +940,7 @@ func TestTorture(t *testing.T) {
 	t.Logf("%d scenarios (seeds %#x..%#x, %d on corpus files): wrong writes %d; recoveries %d (%d with a line remap), branch A %d, branch B %d; refusals %d, of which the oracle calls %d recoverable (ambiguous %d, cheaper %d, context %d, clear %d) and %d no-ops",
 		st.scenarios, base, base+uint64(n)-1, st.corpus, st.wrong, st.recovered, st.remapped, st.direct, st.positionStable,
 		st.refused, st.refusedRecoverable, st.verdicts["ambiguous"], st.verdicts["cheaper"], st.verdicts["context"], st.verdicts["clear"], st.refusedNoop)
-	t.Logf("%d of the writes dropped echo rows (§8.4)", st.echoed)
+	t.Logf("%d of the writes dropped echo rows (docs/contract.md §11.1)", st.echoed)
 	t.Logf("recovered %d of %d recoverable edits (%.2f%%); of those the text decides and the contract permits, %d of %d (%.2f%%, target 95%%)",
 		recovered, st.recoverable, strict, recovered, recovered+st.verdicts["clear"], permitted)
 	type kv struct {

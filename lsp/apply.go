@@ -13,7 +13,7 @@ import (
 	"hashline-ls/hashline"
 )
 
-// sink lands change sets through workspace/applyEdit (DESIGN §5), falling
+// sink lands change sets through workspace/applyEdit (docs/design.md §5), falling
 // back to the disk when the client cannot apply edits.
 type sink struct{ s *Server }
 

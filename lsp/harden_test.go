@@ -51,7 +51,7 @@ func swapped(t *testing.T, e *lsptest.Editor, insideText, outsideText string) (o
 
 // A folder swapped for a link to outside the workspace while the server
 // reads and writes the disk through it: no read shows the outside file and
-// no edit changes it (issue 13, point 1).
+// no edit changes it (docs/design.md §7.1).
 func TestDiskFolderSwappedForLink(t *testing.T) {
 	t.Run("read", func(t *testing.T) {
 		e := lsptest.New(t, lsptest.Options{Quiet: true})
@@ -105,7 +105,7 @@ func TestDiskFolderSwappedForLink(t *testing.T) {
 }
 
 // The wait for the editor's answer to applyEdit is the applyEditTimeoutMs
-// setting, and its failure names it (issue 13, point 12). Before, it was a
+// setting, and its failure names it (docs/design.md §5.8). Before, it was a
 // fixed 60 s.
 func TestApplyEditTimeoutSetting(t *testing.T) {
 	opts := lsptest.VSCode()
@@ -124,7 +124,7 @@ func TestApplyEditTimeoutSetting(t *testing.T) {
 
 // A frame whose Content-Length lies, short or long, or noise between
 // frames: the frame is answered (a parse error when what was read of it
-// does not decode) and so is every request after it (issue 13, point 8).
+// does not decode) and so is every request after it (docs/design.md §4.6).
 // Before the fix, the server answered the parse error and then nothing,
 // alive and deaf.
 func TestLyingFrames(t *testing.T) {
@@ -167,7 +167,7 @@ func TestLyingFrames(t *testing.T) {
 }
 
 // A request whose id is "" is answered with the id "", not 0, and can be
-// cancelled by it (issue 13, point 9). jsonrpc2 v0.10.0 takes "" for 0.
+// cancelled by it (docs/design.md §4.6). jsonrpc2 v0.10.0 takes "" for 0.
 func TestEmptyStringID(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
 	e.WriteFile("a.txt", "a\n")

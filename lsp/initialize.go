@@ -84,7 +84,7 @@ type Settings struct {
 	// ExtraRoots are folders outside the workspace that paths may name.
 	ExtraRoots []string `json:"extraRoots"`
 	// LandTimeoutMs bounds the wait for the editor to report the text an
-	// edit left (DESIGN §5.3).
+	// edit left (docs/design.md §5.8).
 	LandTimeoutMs int `json:"landTimeoutMs"`
 	// ApplyEditTimeoutMs bounds the wait for the editor's answer to
 	// workspace/applyEdit, which may sit behind a dialog the user must

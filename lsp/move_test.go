@@ -11,7 +11,7 @@ import (
 	"hashline-ls/lsp/lsptest"
 )
 
-// A cross-file move is two calls (§7.5): CUT into a named register on the
+// A cross-file move is two calls (docs/contract.md §9.3): CUT into a named register on the
 // source, PUT from it on the destination. Both files are open, so both
 // calls land in the editor's buffers, the unsaved text included.
 

@@ -11,7 +11,7 @@ import (
 	"hashline-ls/lsp/lsptest"
 )
 
-// Drift recovery (§10) through the real pipe: the user types in the open
+// Drift recovery (docs/contract.md §13) through the real pipe: the user types in the open
 // buffer between the assistant's read and its edit.
 
 const appGo = "package app\n\nfunc Start() error {\n\treturn nil\n}\n\nfunc Stop() {\n\tclose(done)\n}\n"

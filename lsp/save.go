@@ -44,12 +44,9 @@ type saver struct{ s *Server }
 func (v saver) Save(ctx context.Context, cs documents.ChangeSet, landed documents.Landed) (documents.Landed, []commands.Unsaved) {
 	var unsaved []commands.Unsaved
 	for _, fc := range cs.Files {
-		path := fc.Path
-		switch fc.Kind {
-		case documents.Delete:
+		path, ok := fc.Left()
+		if !ok {
 			continue
-		case documents.Rename:
-			path = fc.NewPath
 		}
 		got := landed[path]
 		if got == nil {

@@ -7,7 +7,7 @@
 // reaches the running editor's server through, each connection a session
 // of its own over the same documents.
 //
-// Concurrency (DESIGN §6): jsonrpc2 calls the handler on its read loop, and
+// Concurrency (docs/design.md §4.1): jsonrpc2 calls the handler on its read loop, and
 // the same loop delivers the answers to the server's own calls. So
 // notifications are handled on the loop, in order, and never wait; every
 // executeCommand runs on its own goroutine, where it may call the client and

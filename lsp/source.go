@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"hashline-ls/documents"
+	"hashline-ls/hashline"
 )
 
 // methodFlush asks the editor for the document changes it holds back
@@ -28,6 +29,12 @@ type source struct{ s *Server }
 
 func (o source) Live(ctx context.Context, abs string) (documents.Live, error) {
 	return o.s.docs.Live(ctx, abs)
+}
+
+// LiveKnown is Live for a read of a file this session read before as
+// known (documents.Store.LiveKnown).
+func (o source) LiveKnown(ctx context.Context, abs string, known *hashline.Text) (documents.Live, error) {
+	return o.s.docs.LiveKnown(ctx, abs, known)
 }
 
 // IsOpen makes grep read the files the editor does not hold from the disk.

@@ -12,7 +12,7 @@
 // never by the host, which may drop parts of a schema before a model sees
 // it.
 //
-// One MCP connection is one session (§13.5): its own snapshot store,
+// One MCP connection is one session (docs/contract.md §2.1): its own snapshot store,
 // registers and repeat guard, with read-before-edit and provenance. A tag
 // another connection read is unknown here. The session ends with the
 // connection.

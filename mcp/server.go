@@ -73,15 +73,21 @@ func Tools() []*sdk.Tool {
 			Title:       t.DisplayName,
 			Description: t.Description,
 			InputSchema: json.RawMessage(schema),
-			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: readOnly(t.Command)},
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: t.ReadOnly},
 		})
 	}
 	return out
 }
 
-// readOnly reports the commands that never change a file.
+// readOnly reports the commands that never change a file, as describe
+// marks them.
 func readOnly(command string) bool {
-	return command == commands.CmdRead || command == commands.CmdGrep
+	for _, t := range commands.Tools() {
+		if t.Command == command {
+			return t.ReadOnly
+		}
+	}
+	return false
 }
 
 // command maps a tool name to its command.

@@ -440,7 +440,7 @@ func TestInitialize(t *testing.T) {
 	}
 }
 
-// tools/list is describe's tools, byte for byte (§13.6).
+// tools/list is describe's tools, byte for byte (docs/design.md §9.6).
 func TestToolsListIsDescribe(t *testing.T) {
 	_, disk := workspaceDir(t, nil)
 	s := serveRaw(t, disk)

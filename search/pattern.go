@@ -3,7 +3,7 @@
 // line-by-line one: a line matches when the expression, run on that line
 // alone, matches it.
 //
-// Lines are hashline's (§3.1): they end at LF, CRLF or a lone CR, the ending
+// Lines are hashline's (docs/contract.md §3.1): they end at LF, CRLF or a lone CR, the ending
 // is not part of the line, and a leading UTF-8 BOM is not content; line N
 // here is line N of hashline.Text. The expression never runs on the whole
 // text, where a match could cross a line end or meet ^ and $ elsewhere: a

@@ -60,7 +60,7 @@ func swapFIFOWorkspace(t *testing.T, text string) (ws string, stop func() int) {
 
 // A folder swapped for a link to outside the workspace while the shell
 // verbs read and edit through it: no read shows the outside file and no
-// edit changes it (issue 13, point 1).
+// edit changes it (docs/design.md §7.1).
 func TestVerbsFolderSwappedForLink(t *testing.T) {
 	t.Run("read", func(t *testing.T) {
 		ws, _, _, stop := swapWorkspace(t, "inside\n", "outside\n")
@@ -104,8 +104,8 @@ func TestVerbsFolderSwappedForLink(t *testing.T) {
 	})
 }
 
-// A file swapped for a FIFO while reads run: every read answers (issue 13,
-// point 2). Before the fix, a read blocked opening the FIFO and never
+// A file swapped for a FIFO while reads run: every read answers
+// (docs/design.md §7.2). Before the fix, a read blocked opening the FIFO and never
 // answered.
 func TestVerbReadSwappedForFIFO(t *testing.T) {
 	ws, stop := swapFIFOWorkspace(t, "text\n")
@@ -161,7 +161,7 @@ func build(tb testing.TB) string {
 // Three edit processes started together on one 50,000-line file, each
 // changing a different line with the same tag: one lands, the others are
 // refused with EDIT_TAG_MISMATCH and the live tag, and the file holds
-// exactly the change that was reported (issue 13, point 4). Before the fix,
+// exactly the change that was reported (docs/design.md §6.3). Before the fix,
 // two processes exited 0 with one change in the file.
 func TestConcurrentShellEdits(t *testing.T) {
 	bin := buildBinary(t)
@@ -236,7 +236,7 @@ func TestConcurrentShellEdits(t *testing.T) {
 
 // --content, --ops and --patch are read as stdin is, up to 64 MiB, and
 // only from a regular file: a device never ends and a FIFO may never open
-// (issue 13, point 11). Before the fix, write --content /dev/zero read
+// (docs/design.md §7.4). Before the fix, write --content /dev/zero read
 // until the process ran out of memory.
 func TestVerbInputFilesBounded(t *testing.T) {
 	ws := t.TempDir()
@@ -279,7 +279,7 @@ func TestVerbInputFilesBounded(t *testing.T) {
 
 // The grep verb while a folder is swapped for a link to outside, or a file
 // for a FIFO: no match comes from outside and every grep answers; a FIFO
-// ignore file is skipped with a warning (issue 13, points 1 and 2).
+// ignore file is skipped with a warning (docs/design.md §7.1, docs/design.md §7.3).
 func TestGrepVerbConfined(t *testing.T) {
 	grepSoon := func(t *testing.T, ws string, args ...string) (string, string) {
 		t.Helper()

@@ -74,54 +74,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "mcp":
 		return runMCP(rest, stdin, stdout, stderr)
 	}
+	v, ok := verbs[verb]
+	if !ok {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, patch, describe or version\n%s", verb, usage)
+		return 2
+	}
 	c := cli{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&c.json, "json", false, "print the result object as JSON")
-	var offset, limit int
-	var tag, opsFile, contentFile string
-	var glob, mode string
-	var ignoreCase bool
-	var maxResults int
-	var anchors, patchFile string
-	var outline bool
-	var symbol string
-	switch verb {
-	case "read":
-		fs.IntVar(&offset, "offset", 0, "first line to show (1-based)")
-		fs.IntVar(&limit, "limit", 0, "most lines to show")
-		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
-		fs.BoolVar(&outline, "outline", false, "one row per declaration instead of the lines")
-		fs.StringVar(&symbol, "symbol", "", "read only this declaration's lines (a qualified name such as Server.handle)")
-	case "patch":
-		fs.StringVar(&patchFile, "patch", "", "file holding the patch (default: stdin)")
-	case "edit":
-		fs.StringVar(&tag, "tag", "", "the tag from the read's [path#TAG] header")
-		fs.StringVar(&opsFile, "ops", "", "file holding the ops (default: stdin)")
-	case "write":
-		fs.StringVar(&contentFile, "content", "", "file holding the content (default: stdin)")
-	case "grep":
-		fs.StringVar(&glob, "glob", "", "only files whose workspace-relative path matches this glob")
-		fs.StringVar(&mode, "mode", "", "content (default), filesWithMatches, count or symbols")
-		fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters in either case")
-		fs.BoolVar(&ignoreCase, "i", false, "match letters in either case")
-		fs.IntVar(&maxResults, "max-results", 0, "most matching lines (content) or files (other modes)")
-		fs.StringVar(&anchors, "anchors", "", "tag (default) or line: rows N:HH|text for patch")
-	case "describe":
-	default:
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unknown verb %q: use read, edit, write, grep, patch, describe or version\n%s", verb, usage)
-		return 2
-	}
+	build := v.flags(fs)
 	pos, err := parseInterleaved(fs, rest)
 	if err != nil {
 		return 2
 	}
-	want := map[string]int{"read": 1, "edit": 1, "write": 1, "grep": 1, "patch": 0, "describe": 0}[verb]
-	if verb == "grep" && len(pos) == 2 {
-		want = 2
-	}
-	if len(pos) != want {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %s takes %d path argument(s), got %d\n%s", verb, want, len(pos), usage)
+	if len(pos) < v.paths || len(pos) > v.paths+v.optional {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %s takes %d path argument(s), got %d\n%s", verb, v.paths, len(pos), usage)
 		return 2
 	}
 	srv, err := diskServer()
@@ -129,63 +97,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "TOOL_FAILED: %v\n", err)
 		return 1
 	}
-	a := map[string]any{}
-	if anchors != "" {
-		a["anchors"] = anchors
-	}
-	switch verb {
-	case "patch":
-		patch, err := readInput(patchFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "INVALID_ARGUMENT: patch: %v\n", err)
-			return 1
-		}
-		a["patch"] = patch
-	case "read":
-		a["path"] = pos[0]
-		if offset != 0 {
-			a["offset"] = offset
-		}
-		if limit != 0 {
-			a["limit"] = limit
-		}
-		if outline {
-			a["view"] = commands.ViewOutline
-		}
-		if symbol != "" {
-			a["symbol"] = symbol
-		}
-	case "edit":
-		ops, err := readInput(opsFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "INVALID_ARGUMENT: ops: %v\n", err)
-			return 1
-		}
-		a["path"], a["tag"], a["ops"] = pos[0], tag, ops
-	case "write":
-		content, err := readInput(contentFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "INVALID_ARGUMENT: content: %v\n", err)
-			return 1
-		}
-		a["path"], a["content"] = pos[0], content
-	case "grep":
-		a["pattern"] = pos[0]
-		if len(pos) > 1 {
-			a["path"] = pos[1]
-		}
-		if glob != "" {
-			a["glob"] = glob
-		}
-		if mode != "" {
-			a["mode"] = mode
-		}
-		if ignoreCase {
-			a["ignoreCase"] = true
-		}
-		if maxResults != 0 {
-			a["maxResults"] = maxResults
-		}
+	a, err := build(pos, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: %v\n", err)
+		return 1
 	}
 	raw, _ := json.Marshal(a)
 	res, err := srv.Run(context.Background(), commands.Call{Command: "hashline." + verb, Args: raw})

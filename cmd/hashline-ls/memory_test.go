@@ -22,6 +22,7 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 )
 
 // These benchmarks measure the memory of hashline-ls as the kernel counts
@@ -214,6 +215,43 @@ func BenchmarkMemoryLargeFile(b *testing.B) {
 		b.ReportMetric(server/fileMiB, "server-peak/file")
 		b.ReportMetric(verbs, "verb-peak-MiB")
 		b.ReportMetric(verbs/fileMiB, "verb-peak/file")
+	}
+}
+
+// The 60 files of the react-edit corpus, each read whole and then edited
+// once (its middle line replaced), by the server writing the disk: the
+// peak resident size of the server, beside the files' total size.
+func BenchmarkMemoryCorpus(b *testing.B) {
+	corpus := testenv.Corpus(b, "react-edit")
+	names, _ := filepath.Glob(filepath.Join(corpus, "*", "input", "*"))
+	if len(names) == 0 {
+		b.Skipf("no input files under %s", corpus)
+	}
+	bin := build(b)
+	for b.Loop() {
+		root := b.TempDir()
+		total := 0
+		var files []string
+		for i, name := range names {
+			raw, err := os.ReadFile(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			file := fmt.Sprintf("%02d-%s", i, filepath.Base(name))
+			if err := os.WriteFile(filepath.Join(root, file), raw, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			total += len(raw)
+			files = append(files, file)
+		}
+		s := startServer(b, bin, root)
+		for _, file := range files {
+			r := s.exec(b, commands.CmdRead, map[string]any{"path": file})
+			mid := max(int(r["totalLines"].(float64))/2, 1)
+			s.exec(b, commands.CmdEdit, map[string]any{"path": file, "tag": r["tag"], "ops": fmt.Sprintf("PUT %d.=%d:\n+edited by the server", mid, mid)})
+		}
+		b.ReportMetric(float64(total)/(1<<20), "files-MiB")
+		b.ReportMetric(s.status(b, "VmHWM"), "server-peak-MiB")
 	}
 }
 

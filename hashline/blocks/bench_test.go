@@ -9,7 +9,6 @@ import (
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"golang.org/x/sys/unix"
 
 	"hashline-ls/internal/testenv"
 )
@@ -125,14 +124,4 @@ func BenchmarkOutline(b *testing.B) {
 			b.ReportMetric(float64(wall[1])/float64(wall[0]), "wall-outline/parse-x")
 		})
 	}
-}
-
-// threadCPU is the CPU time of the calling thread, which the benchmark
-// has locked to its goroutine.
-func threadCPU(b *testing.B) time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ts.Nano())
 }

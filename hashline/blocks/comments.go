@@ -6,7 +6,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// Doc comments (§8.2 rule 1). Grammars place a comment wherever it falls
+// Doc comments (docs/contract.md §10.4, first rule). Grammars place a comment wherever it falls
 // between tokens: inside the declaration after it (Lua), inside the
 // construct before it (YAML, TOML), or beside both. So a doc comment
 // is found by its lines, not by where the tree files it.

@@ -1,4 +1,4 @@
-// Package blocks resolves the block locators of the patch language (§8.2):
+// Package blocks resolves the block locators of the patch language (docs/contract.md §10.4):
 // "the syntactic block that opens at line N", for PUT N*:, PUT >N*: and
 // CUT N*. It is the only package with cgo: every tree-sitter grammar lives
 // behind this one package, so nothing else recompiles C.
@@ -19,7 +19,7 @@
 // taken by a whole-line edit too, so the line is declined with the plain
 // range that would take it.
 //
-// Contract rule 1 (leading attached nodes are separate): decorators,
+// The first rule of docs/contract.md §10.4 (leading attached nodes are separate): decorators,
 // attributes and annotations are their own nodes. A declaration's own first
 // line resolves to the declaration without them, even where the grammar
 // starts the declaration at its first decorator (JavaScript classes, Java
@@ -79,7 +79,7 @@
 // (YAML, TOML) or starts a declaration at the comments above it (Lua): the
 // line such a declaration opens on is its first line of code.
 //
-// Contract rule 2 (markdown headings open sections): a heading at the top
+// The second rule of docs/contract.md §10.4 (markdown headings open sections): a heading at the top
 // level of the document, ATX or setext, covers its section through deeper
 // headings up to the next heading of the same or a higher level, and ends at
 // the last non-blank line before it, so replacing a section keeps the blank

@@ -71,7 +71,7 @@ type lang struct {
 	// the container.
 	transparent set
 	// attached lists the nodes that attach to the declaration after them:
-	// decorators, attributes, annotations (§8.2 rule 1).
+	// decorators, attributes, annotations (docs/contract.md §10.4, first rule).
 	attached set
 	// comments lists comment-like node types whose names do not say
 	// "comment" (every type containing "comment" is a comment anyway).
@@ -80,11 +80,11 @@ type lang struct {
 	// (markdown's continuation markers at the start of a quoted line, and
 	// the text of a paragraph).
 	ignored set
-	// sections: headings open sections (markdown, §8.2 rule 2).
+	// sections: headings open sections (markdown, docs/contract.md §10.4, second rule).
 	sections bool
 
-	// doc says which comments document the declaration below them (§8.2
-	// rule 1); nil for a language without doc comments, whose comments
+	// doc says which comments document the declaration below them (docs/contract.md §10.4,
+	// first rule); nil for a language without doc comments, whose comments
 	// all stay standalone. It is given the comment's text from its opening
 	// delimiter on, and whether the comment opens the file.
 	doc func(text string, fileStart bool) bool

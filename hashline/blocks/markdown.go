@@ -80,7 +80,7 @@ func headingLevel(n *sitter.Node) int {
 	return 0
 }
 
-// section resolves a heading line (§8.2 rule 2): the section runs through
+// section resolves a heading line (docs/contract.md §10.4, second rule): the section runs through
 // deeper headings up to the line before the next heading of the same or a
 // higher level (or the end of the file), and then gives back its trailing
 // blank lines, so a replaced section keeps the blank line that separates it

@@ -132,7 +132,7 @@ var nestings = map[string][]nesting{
 // Every grammar, on nests it reads cleanly, resolves each opener to
 // exactly its construct's lines; deeper, where a grammar may lose track
 // (tree-sitter-html did on long tag names), a block resolves exactly or
-// declines, never to other lines (issue 13, point 7).
+// declines, never to other lines (docs/contract.md §10.4).
 func TestNestings(t *testing.T) {
 	seen := map[string]bool{}
 	for _, l := range languages {

@@ -15,7 +15,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// MaxParseBytes is the largest text parsed for block resolution (§12: 4 MiB).
+// MaxParseBytes is the largest text parsed for block resolution (docs/contract.md §19.1: 4 MiB).
 const MaxParseBytes = 4 << 20
 
 // parsed is one clean parse of a text, with the line index the resolver
@@ -316,7 +316,7 @@ const (
 	jsonSuffix = "\n)"
 )
 
-// parseJSON reads JSON through the JavaScript grammar (DESIGN §9), accepting
+// parseJSON reads JSON through the JavaScript grammar (docs/contract.md §10.4), accepting
 // only a program whose one statement is the wrapped value, and only values
 // built from JSON's own constructs.
 func parseJSON(l *lang, text string) (*parsed, *parseError) {

@@ -35,7 +35,7 @@ func decline(format string, args ...any) (Span, error) {
 	return Span{}, &Decline{Reason: fmt.Sprintf(format, args...)}
 }
 
-// Resolver resolves N* locators (§8.2) for the languages in its table. It
+// Resolver resolves N* locators (docs/contract.md §10.4) for the languages in its table. It
 // keeps no parser between calls: each call makes its own C parser and tree
 // and frees them before it returns, so one Resolver is safe for concurrent
 // use.
@@ -73,7 +73,7 @@ func (r *Resolver) ResolveBlock(path, text string, line int) (Span, error) {
 }
 
 // Parses reports whether text parses cleanly in path's language (no ERROR or
-// MISSING nodes, and for JSON the checks of DESIGN §9), and whether the
+// MISSING nodes, and for JSON the checks of docs/contract.md §10.4), and whether the
 // language is supported at all.
 func (r *Resolver) Parses(path, text string) (clean, supported bool) {
 	l := lookup(path)

@@ -47,7 +47,7 @@ func reasonOf(err error) string {
 func lines(n, m int) span      { return span{start: n, end: m} }
 func declines(why string) span { return span{want: why} }
 
-// TestContract pins the rules the contract states (§8.2) on the fixtures,
+// TestContract pins the rules the contract states (docs/contract.md §10.4) on the fixtures,
 // independently of the goldens, so a regenerated golden cannot quietly
 // change them.
 func TestContract(t *testing.T) {

@@ -70,10 +70,16 @@ var goTree struct {
 }
 
 // GoTree is $(go env GOROOT)/src, the Go tree whose files tests read as
-// real code: every machine that runs the tests has it.
+// real code: every machine that runs the tests has it. $GOROOT, where it
+// is set, names it for a test program that has no go command to ask (a
+// Windows one run under Wine).
 func GoTree(t testing.TB) string {
 	t.Helper()
 	goTree.once.Do(func() {
+		if dir := os.Getenv("GOROOT"); dir != "" {
+			goTree.dir = filepath.Join(dir, "src")
+			return
+		}
 		out, err := exec.Command("go", "env", "GOROOT").Output()
 		goTree.dir, goTree.err = filepath.Join(strings.TrimSpace(string(out)), "src"), err
 	})

@@ -87,7 +87,7 @@ for target in "${targets[@]}"; do
       ;;
     darwin_arm64 | darwin_amd64) darwin_env "$goarch" ;;
     windows_amd64)
-      need wine "apt-get install wine64"
+      need wine "apt-get install wine wine64"
       cc=x86_64-w64-mingw32-gcc cxx=x86_64-w64-mingw32-g++ exe=hashline-ls.exe
       need "$cc" "apt-get install gcc-mingw-w64-x86-64"
       need "$cxx" "apt-get install g++-mingw-w64-x86-64"

@@ -17,23 +17,14 @@ import {
 
 import { endpointLine, SAVE_DOCUMENT, saveDocument, type SaveParams } from './bridge';
 import toolEntries from './generated/tools.json';
-import type { ToolEntry } from './manifest';
 import { describeSource, findServer } from './serverPath';
 import { newFileEol, wrapped } from './settings';
-import { HashlineTool, resultText, type CommandRunner } from './tools';
+import { HashlineTool, resultText, type CommandRunner, type ToolSpec } from './tools';
 
 const READ_SCHEME = 'hashline-read';
 // People's reads go to a session of their own, so showing a file to a person
 // never counts as the model having seen its lines.
 const PEOPLE_SESSION = 'vscode-show-read';
-
-let output: vscode.OutputChannel;
-/** The folder the extension is installed in, where its bundled server is. */
-let extensionPath = '';
-let client: LanguageClient | undefined;
-let starting: Promise<void> | undefined;
-/** Why the server is not running, told to the model and the user. */
-let notRunning = 'hashline-ls has not started yet';
 
 function section(): Record<string, unknown> {
   // A plain copy: WorkspaceConfiguration carries methods next to the values.
@@ -52,97 +43,125 @@ function isExecutable(file: string): boolean {
   }
 }
 
-async function showStartError(message: string): Promise<void> {
-  output.appendLine(`[hashline] ${message}`);
-  const choice = await vscode.window.showErrorMessage(`Hashline: ${message}`, 'Open Settings', 'Show Log');
-  if (choice === 'Open Settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'hashline.serverPath');
-  } else if (choice === 'Show Log') {
-    output.show(true);
-  }
-}
+/** The server as this window runs it, and the extension's one piece of
+ * state: the client while it runs, the start in progress, and why it is
+ * not running. Tool calls and reads run their commands through it. */
+class ServerClient implements CommandRunner {
+  private client: LanguageClient | undefined;
+  private starting: Promise<void> | undefined;
+  /** Why the server is not running, told to the model and the user. */
+  private notRunning = 'hashline-ls has not started yet';
 
-async function startClient(): Promise<void> {
-  const found = findServer({
-    configured: vscode.workspace.getConfiguration('hashline').get<string>('serverPath') ?? '',
-    extensionPath,
-    envPath: process.env.PATH,
-    platform: process.platform,
-    arch: process.arch,
-    home: os.homedir(),
-    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-    isExecutable,
-  });
-  if (!found.ok) {
-    notRunning = found.message;
-    void showStartError(found.message);
-    return;
-  }
-  const from = describeSource(found.source);
-  output.appendLine(`[hashline] starting ${found.path} --stdio (${from})`);
-  // No `transport` here: with one, the client would add its own --stdio.
-  const serverOptions: ServerOptions = { command: found.path, args: ['--stdio'] };
-  const clientOptions: LanguageClientOptions = {
-    // Every file buffer, whatever its language: a read must see unsaved
-    // typing in any file the model may touch.
-    documentSelector: [{ scheme: 'file' }],
-    // saveDocument: this extension answers hashline/saveDocument (bridge.ts).
-    initializationOptions: () => ({ hashline: { ...wrapped(section()).hashline, saveDocument: true } }),
-    outputChannel: output,
-    revealOutputChannelOn: RevealOutputChannelOn.Never,
-  };
-  const c = new LanguageClient('hashline', 'Hashline', serverOptions, clientOptions);
-  client = c;
-  c.onRequest(SAVE_DOCUMENT, (p: SaveParams) => saveDocument(p, vscode.workspace.textDocuments, (uri) => vscode.Uri.parse(uri, true).fsPath));
-  try {
-    await c.start();
-    notRunning = '';
-    const version = c.initializeResult?.serverInfo?.version ?? 'of unknown version';
-    output.appendLine(`[hashline] running hashline-ls ${version}: ${found.path} (${from})`);
-    output.appendLine(endpointLine(c.initializeResult));
-  } catch (err) {
-    notRunning = `hashline-ls (${found.path}) did not start: ${err instanceof Error ? err.message : String(err)}`;
-    void showStartError(notRunning);
-  }
-}
+  constructor(
+    readonly output: vscode.OutputChannel,
+    /** The folder the extension is installed in, where its bundled server is. */
+    private readonly extensionPath: string,
+  ) {}
 
-async function stopClient(): Promise<void> {
-  const c = client;
-  client = undefined;
-  notRunning = 'hashline-ls is restarting';
-  if (c) {
-    try {
-      await c.stop(5000);
-    } catch (err) {
-      output.appendLine(`[hashline] stopping the server: ${err instanceof Error ? err.message : String(err)}`);
+  private async showStartError(message: string): Promise<void> {
+    this.output.appendLine(`[hashline] ${message}`);
+    const choice = await vscode.window.showErrorMessage(`Hashline: ${message}`, 'Open Settings', 'Show Log');
+    if (choice === 'Open Settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'hashline.serverPath');
+    } else if (choice === 'Show Log') {
+      this.output.show(true);
     }
   }
-}
 
-/** Stops the server if it runs and starts it again; calls queue up, and
- * tool calls wait for the start in progress. */
-function restart(): Promise<void> {
-  const run = (starting ?? Promise.resolve()).then(async () => {
-    await stopClient();
-    await startClient();
-  });
-  starting = run;
-  void run.finally(() => {
-    if (starting === run) starting = undefined;
-  });
-  return run;
-}
+  private async start(): Promise<void> {
+    const found = findServer({
+      configured: vscode.workspace.getConfiguration('hashline').get<string>('serverPath') ?? '',
+      extensionPath: this.extensionPath,
+      envPath: process.env.PATH,
+      platform: process.platform,
+      arch: process.arch,
+      home: os.homedir(),
+      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      isExecutable,
+    });
+    if (!found.ok) {
+      this.notRunning = found.message;
+      void this.showStartError(found.message);
+      return;
+    }
+    const from = describeSource(found.source);
+    this.output.appendLine(`[hashline] starting ${found.path} --stdio (${from})`);
+    // No `transport` here: with one, the client would add its own --stdio.
+    const serverOptions: ServerOptions = { command: found.path, args: ['--stdio'] };
+    const clientOptions: LanguageClientOptions = {
+      // Every file buffer, whatever its language: a read must see unsaved
+      // typing in any file the model may touch.
+      documentSelector: [{ scheme: 'file' }],
+      // saveDocument: this extension answers hashline/saveDocument (bridge.ts).
+      initializationOptions: () => ({ hashline: { ...wrapped(section()).hashline, saveDocument: true } }),
+      outputChannel: this.output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+    };
+    const c = new LanguageClient('hashline', 'Hashline', serverOptions, clientOptions);
+    this.client = c;
+    c.onRequest(SAVE_DOCUMENT, (p: SaveParams) => saveDocument(p, vscode.workspace.textDocuments, (uri) => vscode.Uri.parse(uri, true).fsPath));
+    try {
+      await c.start();
+      this.notRunning = '';
+      const version = c.initializeResult?.serverInfo?.version ?? 'of unknown version';
+      this.output.appendLine(`[hashline] running hashline-ls ${version}: ${found.path} (${from})`);
+      this.output.appendLine(endpointLine(c.initializeResult));
+    } catch (err) {
+      this.notRunning = `hashline-ls (${found.path}) did not start: ${err instanceof Error ? err.message : String(err)}`;
+      void this.showStartError(this.notRunning);
+    }
+  }
 
-const runner: CommandRunner = {
-  async execute(command, args, token) {
-    if (starting) await starting;
-    const c = client;
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    this.notRunning = 'hashline-ls is restarting';
+    if (c) {
+      try {
+        await c.stop(5000);
+      } catch (err) {
+        this.output.appendLine(`[hashline] stopping the server: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  /** Stops the server if it runs and starts it again; calls queue up, and
+   * tool calls wait for the start in progress. */
+  restart(): Promise<void> {
+    const run = (this.starting ?? Promise.resolve()).then(async () => {
+      await this.stop();
+      await this.start();
+    });
+    this.starting = run;
+    void run.finally(() => {
+      if (this.starting === run) this.starting = undefined;
+    });
+    return run;
+  }
+
+  running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  /** Sends the settings as they are now to a running server. */
+  sendSettings(): void {
+    if (this.client && this.running()) {
+      void this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: wrapped(section()) });
+    }
+  }
+
+  async execute(command: string, args: Record<string, unknown>, token?: vscode.CancellationToken): Promise<unknown> {
+    if (this.starting) await this.starting;
+    const c = this.client;
     if (!c || c.state !== State.Running) {
-      throw new Error(notRunning || 'hashline-ls is not running: run "Hashline: Restart Server" and see the Hashline output');
+      throw new Error(this.notRunning || 'hashline-ls is not running: run "Hashline: Restart Server" and see the Hashline output');
     }
     return c.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] }, token);
-  },
-};
+  }
+}
+
+/** The server of the active extension, for deactivate. */
+let active: ServerClient | undefined;
 
 /** What a read shows: the numbered lines, or the outline. */
 type View = 'lines' | 'outline';
@@ -153,6 +172,8 @@ type View = 'lines' | 'outline';
 class ReadProvider implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
+
+  constructor(private readonly runner: CommandRunner) {}
 
   static uriFor(file: vscode.Uri, view: View): vscode.Uri {
     const name = view === 'outline' ? 'hashline outline' : 'hashline read';
@@ -168,7 +189,7 @@ class ReadProvider implements vscode.TextDocumentContentProvider {
     const args: Record<string, unknown> = { path: file.fsPath, session: PEOPLE_SESSION };
     if (uri.fragment === 'outline') args.view = 'outline';
     try {
-      return resultText(await runner.execute('hashline.read', args));
+      return resultText(await this.runner.execute('hashline.read', args));
     } catch (err) {
       return `TOOL_FAILED: ${err instanceof Error ? err.message : String(err)}\n`;
     }
@@ -176,15 +197,16 @@ class ReadProvider implements vscode.TextDocumentContentProvider {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  output = vscode.window.createOutputChannel('Hashline');
-  extensionPath = context.extensionPath;
+  const output = vscode.window.createOutputChannel('Hashline');
   context.subscriptions.push(output);
+  const server = new ServerClient(output, context.extensionPath);
+  active = server;
 
-  for (const entry of toolEntries as ToolEntry[]) {
-    context.subscriptions.push(vscode.lm.registerTool(entry.name, new HashlineTool(entry, runner, vscode)));
+  for (const entry of toolEntries as ToolSpec[]) {
+    context.subscriptions.push(vscode.lm.registerTool(entry.name, new HashlineTool(entry, server, vscode)));
   }
 
-  const reads = new ReadProvider();
+  const reads = new ReadProvider(server);
   const showRead = async (view: View): Promise<void> => {
     const doc = vscode.window.activeTextEditor?.document;
     if (!doc || doc.uri.scheme !== 'file') {
@@ -206,24 +228,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hashline.showOutlineOfCurrentFile', () => showRead('outline')),
     vscode.commands.registerCommand('hashline.restartServer', async () => {
       output.appendLine('[hashline] restarting the server');
-      await restart();
-      if (client?.state === State.Running) void vscode.window.showInformationMessage('Hashline: the server restarted.');
+      await server.restart();
+      if (server.running()) void vscode.window.showInformationMessage('Hashline: the server restarted.');
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('hashline.serverPath')) {
-        void restart();
-      } else if ((e.affectsConfiguration('hashline') || e.affectsConfiguration('files.eol')) && client?.state === State.Running) {
-        void client.sendNotification(DidChangeConfigurationNotification.type, { settings: wrapped(section()) });
+        void server.restart();
+      } else if (e.affectsConfiguration('hashline') || e.affectsConfiguration('files.eol')) {
+        server.sendSettings();
       }
     }),
-    { dispose: () => void stopClient() },
+    { dispose: () => void server.stop() },
   );
 
   // Not awaited: activation must not hang on a server that is slow to
   // start; tool calls wait for the start themselves.
-  void restart();
+  void server.restart();
 }
 
 export async function deactivate(): Promise<void> {
-  await stopClient();
+  await active?.stop();
+  active = undefined;
 }

@@ -3,6 +3,8 @@
 // this returns, and a unit test checks that package.json still equals it, so
 // the tools a model sees are always the server's own words.
 
+import type { ToolSpec } from './tools';
+
 /** One tool as `hashline-ls describe --json` lists it. */
 export interface DescribedTool {
   name: string;
@@ -10,18 +12,13 @@ export interface DescribedTool {
   displayName: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The command never changes a file: it runs without asking. */
+  readOnly?: boolean;
 }
 
 export interface Describe {
   version: string;
   tools: DescribedTool[];
-}
-
-/** What the extension needs at run time to forward a tool to its command. */
-export interface ToolEntry {
-  name: string;
-  command: string;
-  displayName: string;
 }
 
 // Codicons for the tool picker; a command the server adds later gets the
@@ -59,8 +56,10 @@ export function contributions(d: Describe): Record<string, unknown>[] {
   return d.tools.map(contribution);
 }
 
-export function entries(d: Describe): ToolEntry[] {
-  return d.tools.map((t) => ({ name: t.name, command: t.command, displayName: t.displayName }));
+/** What the extension needs at run time to forward each tool to its
+ * command, and to know whether to ask first. */
+export function entries(d: Describe): ToolSpec[] {
+  return d.tools.map((t) => ({ name: t.name, command: t.command, displayName: t.displayName, readOnly: t.readOnly === true }));
 }
 
 export function parseDescribe(json: string): Describe {

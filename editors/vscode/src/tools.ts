@@ -6,11 +6,14 @@
 
 import type * as vscode from 'vscode';
 
-/** One tool as the generated manifest names it. */
+/** One tool as the generated manifest (src/generated/tools.json) names it. */
 export interface ToolSpec {
   name: string;
   command: string;
   displayName: string;
+  /** Describe marks the command as never changing a file: it runs without
+   * asking. Absent: it asks. */
+  readOnly?: boolean;
 }
 
 /** Runs one server command; rejects when the server cannot be reached or
@@ -24,11 +27,6 @@ export interface LmApi {
   LanguageModelToolResult: typeof vscode.LanguageModelToolResult;
   LanguageModelTextPart: typeof vscode.LanguageModelTextPart;
 }
-
-// Commands that only look: they run without asking the user. Every other
-// command (edit, write, patch, and any the server adds later) changes files
-// and asks first.
-const READ_ONLY = new Set(['hashline.read', 'hashline.grep', 'hashline.describe']);
 
 type Json = Record<string, unknown>;
 
@@ -130,8 +128,10 @@ export function prepare(spec: ToolSpec, input: unknown): Prepared {
         confirmation: { title: 'Apply this patch?', message: verbatim(preview(String(a.patch ?? ''))) },
       };
   }
+  // A command describe does not mark read-only (any the server adds later)
+  // may change files, and asks first.
   const invocationMessage = `Running ${spec.displayName}`;
-  if (READ_ONLY.has(spec.command)) return { invocationMessage };
+  if (spec.readOnly) return { invocationMessage };
   return {
     invocationMessage,
     confirmation: { title: `Run ${spec.displayName}?`, message: verbatim(JSON.stringify(a, null, 2)) },

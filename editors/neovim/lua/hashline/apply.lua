@@ -6,12 +6,9 @@
 -- each buffer was left at (a save asked for later saves only that), and
 -- sends the text that landed to the server before the answer.
 local config = require("hashline.config")
+local nvim = require("hashline.nvim")
 
 local M = {}
-
-local has = function(version)
-  return vim.fn.has("nvim-" .. version) == 1
-end
 
 -- The version of a buffer as its LSP client counts it: the changedtick of
 -- its last change, 0 when nothing changed since the client opened it.
@@ -261,11 +258,7 @@ local function flush(client)
   if not client then
     return
   end
-  if has("0.11") then
-    client:notify("$/hashline/flush", vim.empty_dict())
-  else
-    client.notify("$/hashline/flush", vim.empty_dict())
-  end
+  nvim.call(client, "notify", "$/hashline/flush", vim.empty_dict())
 end
 
 -- A one-line notice of what landed, when the notify_edits option asks for

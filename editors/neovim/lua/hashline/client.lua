@@ -9,6 +9,7 @@
 -- buffers Neovim loads by itself to apply an edit.
 local config = require("hashline.config")
 local apply = require("hashline.apply")
+local nvim = require("hashline.nvim")
 
 local M = {}
 
@@ -17,29 +18,34 @@ local uv = vim.uv or vim.loop
 M.NAME = "hashline"
 local NAME = M.NAME
 
-function M.has(version)
-  return vim.fn.has("nvim-" .. version) == 1
-end
-local has = M.has
+local has = nvim.has
 
--- The plugin's state. Exposed for :HashlineInfo, the health check and tests.
+--- The plugin's state. Exposed for :HashlineInfo, the health check and tests.
+---@class hashline.State
+---@field setup boolean whether setup() ran
+---@field client_id? integer the client the API talks to
+---@field root? string the workspace folder the server runs in
+---@field init_result? table the server's answer to initialize
+---@field last_file_buf? integer the file buffer entered last (for :checkhealth, which runs in a scratch buffer)
+---@field warned_missing boolean
+---@field binary_version? string
+---@field enable_seen boolean Neovim 0.11: vim.lsp.enable has asked the config for a root
 M.state = {
   setup = false,
   client_id = nil,
   root = nil,
-  init_result = nil, -- the server's answer to initialize
-  last_file_buf = nil, -- the file buffer entered last (for :checkhealth, which runs in a scratch buffer)
+  init_result = nil,
+  last_file_buf = nil,
   warned_missing = false,
   binary_version = nil,
+  enable_seen = false,
 }
 local state = M.state
 
-local function notify(msg, level)
-  vim.notify("hashline: " .. msg, level or vim.log.levels.INFO)
-end
-
--- object keeps an empty Lua table an object on the wire: vim.json encodes {}
--- as [], and the server takes arguments and settings only as objects.
+--- object keeps an empty Lua table an object on the wire: vim.json encodes
+--- {} as [], and the server takes arguments and settings only as objects.
+---@param t? table
+---@return table
 function M.object(t)
   if t == nil or next(t) == nil then
     return vim.empty_dict()
@@ -48,6 +54,7 @@ function M.object(t)
 end
 
 --- Whether vim.lsp.enable("hashline") turned the client on (Neovim 0.11+).
+---@return boolean
 function M.enabled()
   if not has("0.11") then
     return false
@@ -55,8 +62,10 @@ function M.enabled()
   if vim.lsp.is_enabled then
     return vim.lsp.is_enabled(NAME)
   end
-  -- 0.11 has no is_enabled(); enable() records the name here.
-  return type(vim.lsp._enabled_configs) == "table" and vim.lsp._enabled_configs[NAME] ~= nil
+  -- 0.11 has no is_enabled(), and says so only by asking the config for a
+  -- root (enable_config), for the first buffer with a filetype; a later
+  -- vim.lsp.enable("hashline", false) goes unseen.
+  return state.enable_seen
 end
 
 -- The config registered with vim.lsp.config (a copy: starting a client may
@@ -73,6 +82,7 @@ end
 
 --- The server command: setup()'s, else the one vim.lsp.config holds for a
 --- client started with vim.lsp.enable alone.
+---@return string[]
 function M.cmd()
   if not state.setup then
     local cfg = registered()
@@ -83,6 +93,8 @@ function M.cmd()
   return config.values.cmd
 end
 
+--- Whether the server command names an executable.
+---@return boolean
 function M.executable()
   local cmd = M.cmd()
   return type(cmd) == "table" and type(cmd[1]) == "string" and vim.fn.executable(cmd[1]) == 1
@@ -104,12 +116,15 @@ local function resolve_root()
 end
 
 --- The workspace folder the server runs in (or will).
+---@return string
 function M.root()
   return state.root or resolve_root()
 end
 
 --- Whether a buffer holds a file: loaded, a normal buffer, with a name that
 --- is a path rather than another plugin's URI (fugitive://, hashline://).
+---@param buf? integer
+---@return boolean
 function M.is_file_buffer(buf)
   if not (buf and vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_is_loaded(buf)) then
     return false
@@ -122,6 +137,7 @@ function M.is_file_buffer(buf)
 end
 
 --- The hashline client, if one is running.
+---@return table? client a vim.lsp.Client
 function M.client()
   if state.client_id then
     local c = vim.lsp.get_client_by_id(state.client_id)
@@ -162,6 +178,7 @@ end
 
 --- Calls fn(client) once the client has answered initialize, starting it if
 --- need be, or fn(nil, err) when it cannot start.
+---@param fn fun(client: table?, err: hashline.Error?)
 function M.when_ready(fn)
   local id = M.start()
   if not id then
@@ -296,6 +313,7 @@ vim.api.nvim_create_autocmd("BufWipeout", {
 })
 
 --- The client configuration handed to Neovim's LSP client.
+---@return table config a vim.lsp.ClientConfig
 function M.client_config()
   state.root = state.root or resolve_root()
   local settings = M.object(vim.deepcopy(config.values.settings or {}))
@@ -324,9 +342,22 @@ end
 --- lsp/hashline.lua returns: vim.lsp.enable() attaches a buffer as it loads
 --- when it holds a file; one that loads while an edit is applied is
 --- attached by hashline.apply once the edit is in it.
+---@return table config a vim.lsp.Config
 function M.enable_config()
   local cfg = M.client_config()
   cfg.root_dir = function(bufnr, on_dir)
+    if not state.enable_seen then
+      state.enable_seen = true
+      if not vim.lsp.is_enabled and not state.setup then
+        -- 0.11: only now known to be enabled; the file buffers loaded so
+        -- far (those with no filetype among them) get attached.
+        vim.schedule(function()
+          for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+            M._on_buffer(buf)
+          end
+        end)
+      end
+    end
     if not apply.applying() and M.is_file_buffer(bufnr) then
       on_dir(M.root())
     end
@@ -351,6 +382,7 @@ end
 
 --- Starts the server unless it runs, and returns the client id (nil when it
 --- cannot start: see :checkhealth hashline).
+---@return integer? client_id
 function M.start()
   local c = M.client()
   if c then
@@ -359,7 +391,7 @@ function M.start()
   if not M.executable() then
     if not state.warned_missing then
       state.warned_missing = true
-      notify(string.format("%s is not executable; see :checkhealth hashline", tostring(M.cmd()[1])), vim.log.levels.WARN)
+      nvim.notify(string.format("%s is not executable; see :checkhealth hashline", tostring(M.cmd()[1])), vim.log.levels.WARN)
     end
     return nil
   end
@@ -378,6 +410,8 @@ end
 
 --- Attaches the server to a buffer that holds a file, starting it if need be.
 --- Returns whether the buffer is attached.
+---@param buf? integer the buffer; nil or 0: the current one
+---@return boolean
 function M.attach(buf)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   if not M.is_file_buffer(buf) then
@@ -404,6 +438,8 @@ function M.attach(buf)
 end
 
 --- Whether the server is attached to a buffer.
+---@param buf integer
+---@return boolean
 function M.is_attached(buf)
   local c = M.client()
   if not c then
@@ -412,7 +448,8 @@ function M.is_attached(buf)
   return vim.lsp.buf_is_attached(buf, c.id) and true or false
 end
 
--- Called by hashline.hooks for every buffer read, created or added.
+--- Called by hashline.hooks for every buffer read, created or added.
+---@param buf integer
 function M._on_buffer(buf)
   if apply.defer_attach(buf) then
     return
@@ -428,7 +465,8 @@ function M._on_buffer(buf)
 end
 
 
--- Called by hashline.hooks on BufEnter.
+--- Called by hashline.hooks on BufEnter.
+---@param buf integer
 function M._on_enter(buf)
   if M.is_file_buffer(buf) then
     state.last_file_buf = buf
@@ -437,6 +475,7 @@ end
 
 --- The buffer the user works in: the current buffer when it holds a file,
 --- else the file buffer entered last (:checkhealth runs in a scratch buffer).
+---@return integer?
 function M.current_file_buffer()
   local cur = vim.api.nvim_get_current_buf()
   if M.is_file_buffer(cur) then

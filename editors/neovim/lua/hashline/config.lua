@@ -11,6 +11,7 @@ M.built = repo .. "/bin/hashline-ls"
 
 --- The server command when setup() names none: the binary built in the
 --- repository the plugin came in, else hashline-ls on PATH.
+---@return string[]
 function M.default_cmd()
   if vim.fn.executable(M.built) == 1 then
     return { M.built, "--stdio" }
@@ -18,6 +19,20 @@ function M.default_cmd()
   return { "hashline-ls", "--stdio" }
 end
 
+--- The options of setup(); see :help hashline-options.
+---@class hashline.Options
+---@field cmd? string|string[] the server command (a string: the binary, run with --stdio)
+---@field root? string|fun(): string the workspace folder
+---@field settings? table the server's settings (extraRoots, landTimeoutMs, applyEditTimeoutMs)
+---@field flags? table the LSP client's flags
+---@field on_attach? fun(client: table, bufnr: integer)
+---@field session? string the session of API calls that name none
+---@field ui_session? string the session of :HashlineRead and :HashlineEdit
+---@field timeout_ms? integer how long the _sync forms wait
+---@field autostart? boolean start the server and attach file buffers as they are read
+---@field notify_edits? boolean echo a one-line notice of each edit that lands
+
+---@type hashline.Options
 M.defaults = {
   -- The server command; hashline-ls serves LSP on stdio. nil: see
   -- default_cmd().
@@ -25,8 +40,8 @@ M.defaults = {
   -- The workspace folder: a path, or a function returning one. Default: the
   -- current directory when the server starts.
   root = nil,
-  -- The server's settings (extraRoots, landTimeoutMs), sent as
-  -- initializationOptions and workspace/didChangeConfiguration.
+  -- The server's settings (extraRoots, landTimeoutMs, applyEditTimeoutMs),
+  -- sent as initializationOptions and workspace/didChangeConfiguration.
   settings = {},
   -- Client flags, e.g. { debounce_text_changes = 150 }. nil keeps Neovim's
   -- defaults: the server is built to cope with them.
@@ -55,6 +70,8 @@ M.values = vim.deepcopy(M.defaults)
 M.values.cmd = M.default_cmd()
 
 --- Merges opts over the defaults into M.values, and returns it.
+---@param opts? hashline.Options
+---@return hashline.Options
 function M.apply(opts)
   opts = opts or {}
   local cfg = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts)

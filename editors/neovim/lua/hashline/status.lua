@@ -2,6 +2,7 @@
 -- binary and the running client.
 local config = require("hashline.config")
 local client = require("hashline.client")
+local nvim = require("hashline.nvim")
 
 local M = {}
 
@@ -12,6 +13,7 @@ local function str(v)
 end
 
 --- The installed binary's version line ("hashline-ls 0.1.0"), or nil.
+---@return string?
 function M.binary_version()
   if state.binary_version then
     return state.binary_version
@@ -54,18 +56,15 @@ end
 --- Compares what the server holds of buf with the buffer, by digest: nil
 --- when they agree, else why not. A request first flushes the changes
 --- Neovim holds back, so a buffer being typed in compares too.
+---@param buf integer
+---@return string? why
 function M.compare(buf)
   local c = client.client()
   if not c then
     return "the server is not running"
   end
   local params = { uri = vim.uri_from_bufnr(buf) }
-  local res, err
-  if client.has("0.11") then
-    res, err = c:request_sync("hashline/documentDigest", params, 2000, buf)
-  else
-    res, err = c.request_sync("hashline/documentDigest", params, 2000, buf)
-  end
+  local res, err = nvim.call(c, "request_sync", "hashline/documentDigest", params, 2000, buf)
   if not res or res.err or type(res.result) ~= "table" then
     return "the server did not answer: " .. tostring(err or (res and res.err and res.err.message))
   end
@@ -82,6 +81,27 @@ function M.compare(buf)
 end
 
 --- What :HashlineInfo shows, as a table.
+---@class hashline.Info
+---@field setup boolean whether setup() ran
+---@field enabled boolean whether vim.lsp.enable("hashline") turned the client on
+---@field cmd string[] the server command
+---@field binary? string the binary's path, when it is executable
+---@field binary_version? string
+---@field binary_from string where the command comes from
+---@field root string the workspace folder
+---@field settings table the server's settings
+---@field status "not started"|"starting"|"running"
+---@field client_id? integer
+---@field workspace_folders? table
+---@field client_encoding? string the position encoding the client counts in
+---@field position_encoding? string the one the server announced
+---@field endpoint? string where hashline-ls mcp reaches this server
+---@field endpoint_problem? string why it cannot
+---@field server_name? string
+---@field version? string the server's version
+---@field attached_buffers? string[] the names of the buffers attached
+
+---@return hashline.Info
 function M.info()
   local c = client.client()
   local cmd = client.cmd()

@@ -3,15 +3,12 @@
 -- type ops in and lands them with hashline.edit on :write (or
 -- :HashlineApply); :HashlineInfo shows the status.
 local H = require("hashline")
+local notify = require("hashline.nvim").notify
 
 local U = {}
 
 -- State of each :HashlineEdit buffer, by buffer number.
 local edits = {}
-
-local function notify(msg, level)
-  vim.notify("hashline: " .. msg, level or vim.log.levels.INFO)
-end
 
 local function split_lines(s)
   if type(s) ~= "string" or s == "" then

@@ -56,6 +56,8 @@ end
 
 --- The param of a tool: one field per property of its input schema, the
 --- required ones first, each group in name order (a JSON object has none).
+---@param schema table a JSON Schema of an object
+---@return { type: "table", fields: table[] }
 function M.param(schema)
   local required = {}
   for _, r in ipairs(type(schema.required) == "table" and schema.required or {}) do
@@ -76,6 +78,10 @@ function M.param(schema)
 end
 
 --- One avante tool for one describe tool.
+---@param def hashline.Tool
+---@param describe? hashline.Describe
+---@param opts? hashline.AdapterOptions
+---@return table tool
 function M.tool(def, describe, opts)
   opts = opts or {}
   local hl = require("hashline")
@@ -116,6 +122,8 @@ end
 --- The tools, as a list for avante's custom_tools. opts.describe: a
 --- describe result to build from (default: asked of the server, or of the
 --- binary).
+---@param opts? hashline.AdapterOptions
+---@return table[]
 function M.tools(opts)
   return (shared.tools(opts, M.tool))
 end

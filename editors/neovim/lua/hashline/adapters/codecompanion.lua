@@ -17,20 +17,21 @@ local shared = require("hashline.adapters.shared")
 
 local M = {}
 
--- The tools that change files ask before they run, unless
--- requires_approval says otherwise.
-local ASKS = { hashline_edit = true, hashline_write = true, hashline_patch = true }
-
 --- Whether a tool asks before it runs: requires_approval is true or false
---- for every tool, or a table of tool names whose entries override ASKS.
-function M.asks(opts, name)
+--- for every tool, or a table of tool names whose entries override the
+--- default: a tool that may change files (one describe does not mark
+--- readOnly) asks.
+---@param opts { requires_approval?: boolean|table<string, boolean> }
+---@param def hashline.Tool
+---@return boolean
+function M.asks(opts, def)
   local ra = opts.requires_approval
-  if type(ra) == "table" and ra[name] ~= nil then
-    return ra[name] == true
+  if type(ra) == "table" and ra[def.name] ~= nil then
+    return ra[def.name] == true
   elseif type(ra) == "boolean" then
     return ra
   end
-  return ASKS[name] == true
+  return def.readOnly ~= true
 end
 
 -- codecompanion hands an output function the list of what the tool's cmds
@@ -59,6 +60,10 @@ end
 --- One codecompanion tool for one describe tool. Each chat is a session of
 --- its own (its reads are its own), and each of its cycles a turn, unless
 --- opts.session names one session for all.
+---@param def hashline.Tool
+---@param describe? hashline.Describe
+---@param opts? hashline.AdapterOptions
+---@return table tool
 function M.tool(def, describe, opts)
   opts = opts or {}
   local hl = require("hashline")
@@ -113,6 +118,8 @@ end
 --- to build from (default: asked of the server, or of the binary);
 --- opts.requires_approval: true, false, or a table of tool names, e.g.
 --- { hashline_edit = true, hashline_write = true }; opts.session.
+---@param opts? hashline.AdapterOptions
+---@return table<string, table>
 function M.tools(opts)
   local _, by_name = shared.tools(opts, function(def, describe, o)
     return {
@@ -120,7 +127,7 @@ function M.tools(opts)
       callback = function()
         return M.tool(def, describe, o)
       end,
-      opts = { require_approval_before = M.asks(o, def.name) },
+      opts = { require_approval_before = M.asks(o, def) },
     }
   end)
   return by_name
@@ -128,6 +135,8 @@ end
 
 --- A group naming every hashline tool, for codecompanion's
 --- interactions.chat.tools.groups: @{hashline} in a chat gives them all.
+---@param opts? hashline.AdapterOptions
+---@return { description: string, prompt: string, tools: string[] }
 function M.group(opts)
   local describe = shared.describe(opts)
   local names = {}

@@ -3,12 +3,24 @@
 -- as a success.
 local M = {}
 
+--- The options every adapter's tools() takes.
+---@class hashline.AdapterOptions
+---@field describe? hashline.Describe a describe result to build from
+---@field session? string one session for every call
+---@field timeout_ms? integer
+---@field requires_approval? boolean|table<string, boolean> codecompanion: which tools ask first
+
 --- opts.describe, else the tool definitions of the server, or of the binary.
+---@param opts? hashline.AdapterOptions
+---@return hashline.Describe
 function M.describe(opts)
   return (opts or {}).describe or require("hashline").tool_definitions()
 end
 
 --- The guide for models, for the edit tool; nil for the others.
+---@param def hashline.Tool
+---@param describe? hashline.Describe
+---@return string?
 function M.guidance(def, describe)
   if def.command == "hashline.edit" and describe and type(describe.guidance) == "string" then
     return describe.guidance
@@ -17,6 +29,9 @@ function M.guidance(def, describe)
 end
 
 --- Whether a command answered with a result that is not a failure.
+---@param res hashline.Result?
+---@param err hashline.Error?
+---@return boolean
 function M.ok(res, err)
   return res ~= nil and err == nil and res.ok ~= false
 end
@@ -24,6 +39,11 @@ end
 --- The tools of describe, each made by make(def, describe, opts), as a
 --- list and keyed by name. opts.describe: a describe result to build from
 --- (default: asked of the server, or of the binary).
+---@generic T
+---@param opts? hashline.AdapterOptions
+---@param make fun(def: hashline.Tool, describe: hashline.Describe, opts: hashline.AdapterOptions): T
+---@return T[] list
+---@return table<string, T> by_name
 function M.tools(opts, make)
   opts = opts or {}
   local describe = M.describe(opts)

@@ -1,0 +1,79 @@
+// Package floor times an operation beside the least that any operation on
+// the same bytes must cost (one SHA-256 pass, one copy), alternating the two
+// in one benchmark loop. On a shared machine the load changes from one
+// second to the next, so two benchmarks run one after the other can differ
+// by more than the ratio they are meant to show; two calls a few
+// microseconds apart see the same machine.
+package floor
+
+import (
+	"crypto/sha256"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// SHA256 is the floor of an operation on texts: one SHA-256 pass of each,
+// of the bytes where they lie, allocating nothing.
+func SHA256(texts ...string) func() {
+	return func() {
+		for _, t := range texts {
+			d := sha256.Sum256(unsafe.Slice(unsafe.StringData(t), len(t)))
+			runtime.KeepAlive(&d)
+		}
+	}
+}
+
+// Measure runs floor and op alternately until the benchmark has run long
+// enough, and reports for op alone: ns/op (the median), B/op and allocs/op
+// (floor's own allocations taken out), and x-unit, the median over the
+// iterations of op's time divided by floor's, with unit-ns/op, floor's
+// median time, beside it.
+func Measure(b *testing.B, unit string, floor, op func()) {
+	b.Helper()
+	floorAllocs, floorBytes := allocs(floor)
+	var ops, floors []time.Duration
+	var ratios []float64
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		t0 := time.Now()
+		floor()
+		t1 := time.Now()
+		op()
+		t2 := time.Now()
+		ops, floors = append(ops, t2.Sub(t1)), append(floors, t1.Sub(t0))
+		ratios = append(ratios, float64(t2.Sub(t1))/float64(max(t1.Sub(t0), 1)))
+	}
+	runtime.ReadMemStats(&after)
+	n := float64(len(ops))
+	b.ReportMetric(float64(median(ops)), "ns/op")
+	b.ReportMetric(float64(median(floors)), unit+"-ns/op")
+	b.ReportMetric(median(ratios), "x-"+unit)
+	b.ReportMetric(max(float64(after.Mallocs-before.Mallocs)/n-floorAllocs, 0), "allocs/op")
+	b.ReportMetric(max(float64(after.TotalAlloc-before.TotalAlloc)/n-floorBytes, 0), "B/op")
+}
+
+// allocs is what one call of f allocates.
+func allocs(f func()) (count, bytes float64) {
+	const runs = 3
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / runs, float64(after.TotalAlloc-before.TotalAlloc) / runs
+}
+
+func median[T float64 | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
