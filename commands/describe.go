@@ -162,10 +162,10 @@ func commandSchemas() map[string]map[string]any {
 	return out
 }
 
-// Guidance is the model-facing guide to the edit language (docs/design.md
-// §9.6). It is also the MCP server's instructions, which Claude Code cuts
-// at 4,096 characters: what does not fit goes in the tool descriptions,
-// which hosts pass whole.
+// Guidance is the model-facing guide to the edit language (docs/design.md §9.6).
+// It is also the MCP server's instructions, which Claude Code cuts at 4,096
+// characters: what does not fit goes in the tool descriptions, which hosts
+// pass whole.
 func Guidance() string {
 	var b strings.Builder
 	b.WriteString(guidance)
