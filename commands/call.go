@@ -129,6 +129,7 @@ func decode(c Call) (args, error) {
 			}
 		}
 	}
+	dropHostControls(values)
 	if e := validate(c.Command, values); e != nil {
 		return args{}, e
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
@@ -337,12 +338,17 @@ func TestDescribeAndSessionEnd(t *testing.T) {
 			t.Errorf("describe lacks %s", n)
 		}
 	}
-	for _, cue := range []string{"| PUT N.=M: |", "+ only", "Ranges name changed lines only", "Re-ground after every edit",
-		"Empty PUT as a delete", "Range sized to the new content", "-old or context rows", "Widened PUT for a pure insertion",
-		">N* anchored on a closing line", "Body rows under a register paste", "`PUT 3-5:` is read as `PUT 3.=5:`"} {
+	for _, cue := range []string{"| PUT N.=M: |", "+ only", "Ranges name changed lines only", "counts old lines", "Re-ground after every edit",
+		"Empty PUT as a delete", "No -old rows, no context rows", "Widened PUT for a pure insertion",
+		">N* anchored on a closing line", "Body rows under a register paste", "`PUT 3-5:` as `PUT 3.=5:`"} {
 		if !strings.Contains(d.Guidance, cue) {
 			t.Errorf("guidance lacks %q", cue)
 		}
+	}
+	// The guide is also the MCP server's instructions, which Claude Code
+	// cuts at 4,096 characters; it stays well below, with room to grow.
+	if n := utf8.RuneCountInString(d.Guidance); n > 3600 {
+		t.Errorf("the guide has %d characters: over 3,600 it comes near the 4,096 Claude Code keeps of MCP instructions; move what does not fit into the tool descriptions", n)
 	}
 	e := mustOK[*SessionEndResult](t, call(t, s, CmdSessionEnd, map[string]any{"session": "nobody"}))
 	if e.Ended {

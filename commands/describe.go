@@ -94,8 +94,7 @@ func Tools() []Tool {
 		},
 		{
 			Name: "hashline_patch", Command: "hashline.patch", DisplayName: "Patch files (hashline)",
-			Description: "Change one or more files at once, all or nothing, with per-line anchors LINE:HH from a read with anchors \"line\". Every anchor is checked against the file as it is now; one stale anchor in any file writes nothing and every problem is listed. " +
-				"Format: @@ path, then ops: + LINE:HH (insert after; bare + at the end), < LINE:HH (insert before; bare < at the start), - A:HH..B:HH (delete), = A:HH..B:HH (replace), each followed by its payload rows ~text.",
+			Description: patchDescription,
 			InputSchema: obj([]string{"patch"}, map[string]any{
 				"patch": str("One or more sections: a line @@ path, then ops with their ~ payload rows. Every file must have been read (anchors \"line\") in this session."),
 			}),
@@ -116,6 +115,22 @@ REM (alone in its call) deletes the file; MV dest moves it after the other ops
 Every new line is a + row: +text writes text exactly, leading spaces kept; a bare + is an empty line; ++x writes +x. There are no -old rows and no context rows.
 Rules: a range names only lines whose text changes (to add lines use <N, >N or >$, never a range that restates a neighbour); an empty PUT is not a delete (use CUT); a PUT with rows ends its header with a colon; after each edit use the tag it returns, and read again before editing lines you have not seen since.
 On failure: EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN carry the live tag and the current lines around your anchors (changed ones marked >>>): rebuild the ops against them. EDIT_LINES_UNSEEN shows the lines you were never shown: when it says they now count as shown, send the same call again. EDIT_PARSE_FAILED shows the corrected op. terminate: true means stop editing that file in this turn.`
+
+// patchDescription is the whole patch language: the guide points here.
+const patchDescription = `Change one or more files at once, all or nothing, with per-line anchors LINE:HH from a read with anchors "line" (rows N:HH|text, HH a hash of that line alone). Every anchor is re-hashed against the file as it is now: one stale anchor in any file writes nothing, and every problem is listed ("re-read around line N").
+Format: a line @@ path opens each file's section, then its ops; markers start in column 1, and each op is followed by its payload rows ~text, written verbatim ("~" alone is an empty line):
++ LINE:HH inserts the rows after the line (bare +: at the end of the file)
+< LINE:HH inserts the rows before the line (bare <: at the start)
+- A:HH..B:HH deletes lines A..B (one line: - A:HH)
+= A:HH..B:HH replaces lines A..B with the rows
+Ranges may not overlap, and nothing may be inserted inside a range. For example:
+@@ src/a.py
+= 2:5d..2:5d
+~    return f"hi {name}"
++ 3:c5
+~# appended after line 3
+@@ src/b.py
+- 7:14..9:c5`
 
 // hostProps are arguments the host sets, not the model: who is asking and
 // which prompt the call belongs to (docs/contract.md §2.3).
@@ -148,122 +163,94 @@ func commandSchemas() map[string]map[string]any {
 }
 
 // Guidance is the model-facing guide to the edit language (docs/design.md §9.6).
+// It is also the MCP server's instructions, which Claude Code cuts at 4,096
+// characters: what does not fit goes in the tool descriptions, which hosts
+// pass whole.
 func Guidance() string {
 	var b strings.Builder
 	b.WriteString(guidance)
-	b.WriteString("\n## Spellings accepted with a warning\n\nOnly these; everything else malformed fails with EDIT_PARSE_FAILED and shows the corrected op.\n\n")
-	for _, a := range hashline.Alternates {
-		fmt.Fprintf(&b, "- `%s` is read as `%s` (%s)\n", a.Written, a.Canonical, a.Rule)
+	b.WriteString("\n## Spellings accepted with a warning\n\n")
+	for i, a := range hashline.Alternates {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "`%s` as `%s`", a.Written, a.Canonical)
 	}
+	b.WriteString("; anything else malformed fails with EDIT_PARSE_FAILED and shows the corrected op.\n")
 	return b.String()
 }
 
 const guidance = `# Editing with hashline
 
-Read first. hashline_read returns every line as N:text under a header [path#TAG].
-N is the line's number in the file; TAG names this exact version of the whole file.
-An edit names lines by those numbers and gives only new content. It is checked against
-the file as it is now: if the file changed, or you were never shown a line you touch,
-nothing is written and the error says what to do.
+Read first: hashline_read returns every line as N:text under a header [path#TAG]. N is the
+line's number in the file; TAG names this exact version of the whole file. An edit names
+lines by those numbers and gives only new content. It is checked against the file as it is
+now: if the file changed, or you were never shown a line you touch, nothing is written and
+the error says what to do.
 
 ## Reading less
 
-For a large file, or to change one function, read the outline first: hashline_read
-with view "outline" lists one row per declaration, "Start-End kind name" and its own
-line as N:text; a nested row names its symbol within the row above it. Then read
-only what you change with symbol (a qualified name such as Server.handle): its lines
-count as shown, so PUT Start*: replaces exactly them, doc comment included. Both are
-under the file's one TAG. hashline_grep with mode "symbols" finds where a name is
-declared across the workspace.
+In a large file, read the outline first (hashline_read view "outline": a row per
+declaration, its description has the format), then only what you change with symbol (a
+qualified name such as Server.handle): its lines count as shown, so PUT Start*: replaces
+exactly them, doc comment included; both carry the file's TAG. hashline_grep mode
+"symbols" finds where a name is declared.
 
 ## Ops
 
 | Header | Body | Meaning |
 | --- | --- | --- |
-| PUT N.=M: | + rows | Replace lines N..M (inclusive) with the rows. One line: PUT N.=N: |
-| PUT <N: | + rows | Insert the rows before line N. PUT <1: is the top of the file. |
-| PUT >N: | + rows | Insert the rows after line N. |
+| PUT N.=M: | + rows | Replace lines N..M (inclusive). One line: PUT N.=N: |
+| PUT <N: / PUT >N: | + rows | Insert before / after line N. PUT <1: is the top of the file. |
 | PUT >$: | + rows | Append at the end of the file. |
-| PUT N*: | + rows | Replace the syntactic block (function, class, section) that opens at line N. |
-| PUT >N*: | + rows | Insert after the end of the block opening at line N. |
-| CUT N.=M | none | Delete lines N..M (and capture them in the anonymous register). |
-| CUT N.=M @name | none | Delete and capture into register @name (kept for the session). |
-| PUT >N @name | none | Paste register @name after line N (also <N, >$, or N.=M to paste over lines). |
+| PUT N*: / PUT >N*: | + rows | Replace / insert after the block (function, class, section) that opens at line N. |
+| CUT N.=M | none | Delete lines N..M; CUT N.=M @name keeps them in register @name for the session. |
+| PUT >N @name | none | Paste register @name after line N (or <N, >$, N.=M). |
 | REM | none | Delete the file. Alone in its call. |
 | MV dest | none | Move the file to dest after the other ops. |
 
-Line numbers always refer to the read you took the tag from; earlier ops in the same call
-never shift later ones. Ops may not overlap or share a line. Blank lines separate ops.
+Line numbers are those of the read you took the tag from; earlier ops in the same call
+never shift later ones. Ops may not overlap or share a line.
 
 ## Body rows: + only
 
-Every new line is a row starting with +, followed by the line's exact final text:
-"+    return x" writes "    return x"; a bare "+" writes an empty line; "++x" writes
-"+x" and "+-x" writes "-x". There are no -old rows and no context rows: the range already
-says what goes away, and lines outside the range stay untouched.
+Every new line is a + row with its exact final text: "+    return x" writes "    return x";
+a bare "+" writes an empty line; "++x" writes "+x". No -old rows, no context rows: the
+range already says what goes away.
 
 ## Ranges name changed lines only
 
-Put in the range only the lines whose text changes. To add lines, use a gap (<N, >N,
->$), not a range that restates a neighbour. Never widen a range to include lines you
-keep: restated lines are where edits go wrong.
+A range holds only the lines whose text changes, and counts old lines: 2 lines replaced by
+5 is "PUT 10.=11:" and 5 rows. To add lines use a gap (<N, >N, >$), never a range that
+restates a line you keep.
 
 ## Re-ground after every edit
 
-Each successful edit returns a new [path#TAG] header. Line numbers after an edit are
-not the numbers of your old read: use the new tag, and read again before editing lines
-whose numbers you have not seen since.
+Each edit returns a new [path#TAG]: use it, and read again before editing lines whose
+numbers you have not seen since.
 
 ## Errors
 
-- EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN: the file changed or was never read under that
-  tag. The error carries the live tag and the current lines around your anchors: rebuild
-  the ops against them, or read again.
-- EDIT_LINES_UNSEEN: you touched lines you were never shown. The error shows them; when
-  it says they now count as shown, check them and send the same call again.
-- EDIT_PARSE_FAILED: the op's syntax is wrong; the message shows the corrected op.
-- EDIT_NO_CHANGE: the file already holds that text. Do not repeat the edit.
-- A result with terminate: true means stop editing that file in this turn.
+- EDIT_TAG_MISMATCH / EDIT_TAG_UNKNOWN: the file changed, or was never read under that tag;
+  the error has the live tag and the current lines near your anchors: rebuild the ops on them.
+- EDIT_LINES_UNSEEN shows the lines you were never shown; when it says they now count,
+  check them and send the same call again.
+- EDIT_PARSE_FAILED shows the corrected op. EDIT_NO_CHANGE: the file already holds that
+  text; do not repeat the edit.
+- terminate: true means stop editing that file in this turn.
 
-## Per-line anchors: hashline_patch
+## Per-line anchors
 
-Read with anchors "line" and every row is N:HH|text, HH a hash of that line alone. A patch
-changes one or more files together, all or nothing:
-
-    @@ src/a.py
-    = 2:5d..2:5d
-    ~    return f"hi {name}"
-    + 3:c5
-    ~# appended after line 3
-    @@ src/b.py
-    - 7:14..9:c5
-
-| Marker | Meaning |
-| --- | --- |
-| + LINE:HH | insert the ~ rows after the line (bare +: at the end of the file) |
-| < LINE:HH | insert the ~ rows before the line (bare <: at the start) |
-| - A:HH..B:HH | delete lines A..B (one line: - A:HH) |
-| = A:HH..B:HH | replace lines A..B with the ~ rows |
-| ~text | a payload row, written verbatim; "~" alone is an empty line |
-
-Markers start in column 1. Every anchor is re-hashed against the live line: a stale one is
-refused with "re-read around line N". Ranges may not overlap, and nothing may be inserted
-inside a range.
+A read with anchors "line" shows rows N:HH|text (HH: a hash of that line) for hashline_patch:
+several files at once, all or nothing (its description has the format).
 
 ## Anti-patterns
 
-- Empty PUT as a delete. Wrong: "PUT 7.=9:" with no rows. Right: "CUT 7.=9".
-- Range sized to the new content. Wrong: replacing 2 old lines with 5 new ones as
-  "PUT 10.=14:". Right: "PUT 10.=11:" followed by the 5 rows; the range counts old lines.
-- -old or context rows. Wrong: "-    x = 1" / "     y = 2" under a PUT. Right: only
-  "+    x = 2" rows; the range removes the old lines.
-- Widened PUT for a pure insertion. Wrong: "PUT 20.=20:" restating line 20 then the new
-  line. Right: "PUT >20:" with only the new line.
-- >N* anchored on a closing line. Wrong: "PUT >31*:" where line 31 is "}". Right:
-  ">N*" names the line that opens the block (e.g. its "func" line), or use "PUT >31:".
-- Body rows under a register paste. Wrong: "PUT >5 @fn" followed by + rows. Right: a
-  paste takes no rows; to insert text write "PUT >5:" with rows.
-- Missing colon. Wrong: "PUT 48.=48" followed by rows. Right: "PUT 48.=48:".
+- Empty PUT as a delete: "PUT 7.=9:" with no rows. Write "CUT 7.=9".
+- Widened PUT for a pure insertion: "PUT 20.=20:" restating line 20. Write "PUT >20:".
+- >N* anchored on a closing line: >N* names the line that opens the block, not its "}".
+- Body rows under a register paste: "PUT >5 @fn" takes no rows.
+- Missing colon: "PUT 48.=48" followed by rows. Write "PUT 48.=48:".
 `
 
 // DescribeResult is the result of hashline.describe.

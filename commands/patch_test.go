@@ -402,24 +402,22 @@ func TestDescribePatch(t *testing.T) {
 	if tool == nil || tool.Command != CmdPatch || fmt.Sprint(tool.InputSchema["required"]) != "[patch]" {
 		t.Fatalf("hashline_patch tool = %+v", tool)
 	}
-	for _, cue := range []string{"## Per-line anchors: hashline_patch", "| + LINE:HH |", "| - A:HH..B:HH |", "| = A:HH..B:HH |", "| ~text |", "Markers start in column 1", "re-read around line N"} {
-		if !strings.Contains(d.Guidance, cue) {
-			t.Errorf("guidance lacks %q", cue)
+	if !strings.Contains(d.Guidance, "## Per-line anchors") || !strings.Contains(d.Guidance, "hashline_patch") {
+		t.Error("the guide does not point to hashline_patch")
+	}
+	// The tool's description holds the whole language, since hosts pass
+	// descriptions whole and may cut the guide.
+	for _, cue := range []string{"+ LINE:HH inserts", "< LINE:HH inserts", "- A:HH..B:HH deletes", "= A:HH..B:HH replaces", "~text", "markers start in column 1", "re-read around line N", "Ranges may not overlap"} {
+		if !strings.Contains(tool.Description, cue) {
+			t.Errorf("hashline_patch's description lacks %q", cue)
 		}
 	}
-	// The guidance's own example parses clean.
-	i := strings.Index(d.Guidance, "    @@ src/a.py")
-	if i < 0 {
-		t.Fatal("guidance has no patch example")
+	// The description's own example parses clean.
+	_, ex, ok := strings.Cut(tool.Description, "For example:\n")
+	if !ok {
+		t.Fatal("hashline_patch's description has no example")
 	}
-	var ex []string
-	for _, l := range strings.Split(d.Guidance[i:], "\n") {
-		if !strings.HasPrefix(l, "    ") {
-			break
-		}
-		ex = append(ex, strings.TrimPrefix(l, "    "))
-	}
-	if _, problems := hashline.ParsePatch(strings.Join(ex, "\n")); len(problems) != 0 {
-		t.Fatalf("the guidance's example does not parse: %+v", problems)
+	if _, problems := hashline.ParsePatch(ex); len(problems) != 0 {
+		t.Fatalf("the description's example does not parse: %+v", problems)
 	}
 }

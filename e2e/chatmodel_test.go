@@ -36,8 +36,9 @@ type chatRequest struct {
 	Messages []chatMessage `json:"messages"`
 	Tools    []struct {
 		Function struct {
-			Name       string         `json:"name"`
-			Parameters map[string]any `json:"parameters"`
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Parameters  map[string]any `json:"parameters"`
 		} `json:"function"`
 	} `json:"tools"`
 	Stream bool `json:"stream"`
@@ -77,14 +78,16 @@ func newChatModel(t *testing.T, play func(req chatRequest) modelTurn) *chatModel
 		m.calls++
 		id := m.calls
 		m.mu.Unlock()
-		m.answer(w, req, play(req), id)
+		writeChat(w, req.Stream, play(req), id)
 	})
 	m.Server = httptest.NewServer(mux) // listens on 127.0.0.1 only
 	t.Cleanup(m.Close)
 	return m
 }
 
-func (m *chatModel) answer(w http.ResponseWriter, req chatRequest, turn modelTurn, id int) {
+// writeChat answers a chat-completions request with turn, streamed (SSE)
+// or plain.
+func writeChat(w http.ResponseWriter, stream bool, turn modelTurn, id int) {
 	msg := map[string]any{"role": "assistant", "content": turn.Text}
 	finish := "stop"
 	if turn.Tool != "" {
@@ -96,7 +99,7 @@ func (m *chatModel) answer(w http.ResponseWriter, req chatRequest, turn modelTur
 		}}
 		finish = "tool_calls"
 	}
-	if !req.Stream {
+	if !stream {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"id": fmt.Sprintf("chatcmpl-%d", id), "object": "chat.completion", "created": 1, "model": "test-model",

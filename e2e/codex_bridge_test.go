@@ -182,9 +182,8 @@ func TestNeovimBridge(t *testing.T) {
 			ed.report(t, "%s %v: %v %+v\n%s", next.Tool, next.Args, err, res, stderr.String())
 		}
 		texts[i] = res.Content[0].(*sdk.TextContent).Text
-		// editEach reads what Codex shows: the result object, text inside.
-		b, _ := json.Marshal(res.StructuredContent)
-		got = append(got, received{Output: "Output:\n" + string(b)})
+		// editEach reads what Codex shows: its header, then the text.
+		got = append(got, received{Output: "Output:\n" + texts[i]})
 	}
 	cs.Close()
 	state := ed.finish(t)

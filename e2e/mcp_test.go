@@ -154,7 +154,9 @@ func checkTSSession(t *testing.T, report tsReport, ws, wantRead string) {
 		t.Fatalf("tools: %v", names)
 	}
 	for name, c := range map[string]tsCall{"read": report.Read, "edit": report.Edit, "stale": report.Stale} {
-		if c.Blocks != 1 || c.Text == "" || c.Structured["text"] != c.Text || c.IsError == (c.Structured["ok"] == true) {
+		// One text block and nothing else: no structuredContent, which
+		// hosts would show the model in place of the text.
+		if c.Blocks != 1 || c.Text == "" || c.Structured != nil || c.IsError != errorCodeRe.MatchString(c.Text) {
 			t.Errorf("%s: %d blocks, isError %v, text %q, structured %v", name, c.Blocks, c.IsError, c.Text, c.Structured)
 		}
 	}

@@ -145,6 +145,13 @@ func (s *bridgeSession) Run(ctx context.Context, c commands.Call) (json.RawMessa
 	return s.noted(res)
 }
 
+// onEditor reports whether the editor still serves the session.
+func (s *bridgeSession) onEditor() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.editor != nil
+}
+
 // editorGone moves the session to the disk, once, with the warning that
 // says so.
 func (s *bridgeSession) editorGone(ctx context.Context, ec *editorConn) error {
@@ -181,6 +188,11 @@ func (s *bridgeSession) noted(res json.RawMessage) (json.RawMessage, error) {
 	notice := s.notice
 	s.notice = ""
 	s.mu.Unlock()
+	return withNotice(res, notice)
+}
+
+// withNotice is res with notice, when there is one, as its editor warning.
+func withNotice(res json.RawMessage, notice string) (json.RawMessage, error) {
 	if notice == "" {
 		return res, nil
 	}

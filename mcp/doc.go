@@ -6,8 +6,8 @@
 // schemas come from commands.Tools and the server's instructions from
 // commands.Guidance, so no host is told anything the editors are not. A
 // call takes the arguments of the matching command; its answer is one text
-// block holding the result's rendered text, the result object itself as
-// structuredContent, and isError exactly when the result's ok is false.
+// block holding the result's rendered text, and isError exactly when the
+// result's ok is false.
 // Arguments are checked by the commands against the published schemas,
 // never by the host, which may drop parts of a schema before a model sees
 // it.

@@ -21,18 +21,20 @@ type Route struct {
 	Editor *endpoint.Choice // nil: the disk
 	Disk   string           // why the disk, when it is
 
-	reg *endpoint.Registry // the registry Editor is in
+	reg    *endpoint.Registry // the registry Editor is in
+	pinned bool               // the editor was asked for by its pid, or the disk by --no-editor: the route is never looked up again
 }
 
-// FindRoute looks up which editor serves roots (canonical folders). editor,
-// when not 0, asks for that editor's server; noEditor chooses the disk.
-// The error is kept for an editor asked for that cannot serve.
-func FindRoute(roots []string, editor int, noEditor bool) (Route, error) {
-	r := Route{Roots: roots}
-	if noEditor {
-		r.Disk = "--no-editor"
-		return r, nil
-	}
+// DiskRoute is the route of --no-editor: the disk, whatever editors run.
+func DiskRoute(roots []string) Route {
+	return Route{Roots: roots, Disk: "--no-editor", pinned: true}
+}
+
+// FindRoute looks up which editor serves roots (canonical folders), or
+// the disk when none does. editor, when not 0, asks for that editor's
+// server; the error is kept for an editor asked for that cannot serve.
+func FindRoute(roots []string, editor int) (Route, error) {
+	r := Route{Roots: roots, pinned: editor != 0}
 	reg, err := endpoint.Open()
 	if err != nil {
 		if editor != 0 {
@@ -60,10 +62,17 @@ func FindRoute(roots []string, editor int, noEditor bool) (Route, error) {
 }
 
 // Backend is what serves the route's connections: the editor, with the
-// disk behind it for when it goes away, or the disk.
+// disk behind it for when it goes away, or the disk; unless the route was
+// pinned, an editor that starts later is found between calls (Router).
 func (r Route) Backend(roots *workspace.Roots, log *zap.Logger) Backend {
+	if log == nil {
+		log = zap.NewNop()
+	}
 	disk := NewDisk(roots, log)
-	if r.Editor == nil {
+	switch {
+	case !r.pinned:
+		return &Router{first: r, roots: roots, disk: disk, log: log}
+	case r.Editor == nil:
 		return disk
 	}
 	return NewBridge(r.reg, *r.Editor, roots, disk, log)

@@ -124,9 +124,12 @@ func refuse(code hashline.Code, field, msg string) json.RawMessage {
 	return b
 }
 
-// toolResult answers a call with the result's rendered text, for hosts that
-// show models the content, and the result object, for hosts (Codex) that
-// show them structuredContent; the object carries the same text.
+// toolResult answers a call with the result's rendered text as its one
+// content block, and nothing else. A host hands its model either the
+// content or, when there is one, structuredContent as JSON in its place
+// (Codex; Claude Code for a success), which escapes the text and, with the
+// result object around it, repeats the rendering; without it every host
+// passes the model the text as it is, once.
 func toolResult(res json.RawMessage) (*sdk.CallToolResult, error) {
 	var head struct {
 		OK   bool   `json:"ok"`
@@ -136,9 +139,8 @@ func toolResult(res json.RawMessage) (*sdk.CallToolResult, error) {
 		return nil, fmt.Errorf("the result is not a JSON object: %w", err)
 	}
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: head.Text}},
-		StructuredContent: res,
-		IsError:           !head.OK,
+		Content: []sdk.Content{&sdk.TextContent{Text: head.Text}},
+		IsError: !head.OK,
 	}, nil
 }
 

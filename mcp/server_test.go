@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,19 +41,23 @@ func workspaceDir(t *testing.T, files map[string]string) (string, *Disk) {
 }
 
 // connect serves one connection on backend and connects the SDK's own
-// client to it.
+// client to it. The connection's session is recorded, so that call can
+// look at the result object behind each text.
 func connect(t *testing.T, backend Backend) *sdk.ClientSession {
 	t.Helper()
 	ct, st := sdk.NewInMemoryTransports()
-	srv := &Server{Backend: backend}
+	log := &resultLog{}
+	srv := &Server{Backend: recordingBackend{backend, log}}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), st) }()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	results.Store(cs, log)
 	t.Cleanup(func() {
 		cs.Close()
+		results.Delete(cs)
 		if err := <-done; err != nil && err != io.EOF && !strings.Contains(err.Error(), "closed") {
 			t.Errorf("Serve: %v", err)
 		}
@@ -60,15 +65,73 @@ func connect(t *testing.T, backend Backend) *sdk.ClientSession {
 	return cs
 }
 
+// results holds each connection's resultLog, by its client session.
+var results sync.Map
+
+// resultLog is the result objects a connection's session returned.
+type resultLog struct {
+	mu  sync.Mutex // guards all
+	all []json.RawMessage
+}
+
+func (l *resultLog) add(res json.RawMessage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, res)
+}
+
+func (l *resultLog) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.all)
+}
+
+func (l *resultLog) last() json.RawMessage {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.all[len(l.all)-1]
+}
+
+type recordingBackend struct {
+	Backend
+	log *resultLog
+}
+
+func (b recordingBackend) Open(ctx context.Context) (Session, error) {
+	s, err := b.Backend.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return recordingSession{s, b.log}, nil
+}
+
+type recordingSession struct {
+	Session
+	log *resultLog
+}
+
+func (s recordingSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
+	res, err := s.Session.Run(ctx, c)
+	if err == nil {
+		s.log.add(res)
+	}
+	return res, err
+}
+
 // called is a tool call's answer as the tests look at it.
 type called struct {
 	isError bool
 	text    string         // the one text block
-	result  map[string]any // structuredContent
+	result  map[string]any // the result object behind it
 }
 
+// call makes a tool call and checks its answer: one text block, which is
+// the result's text, and no structuredContent.
 func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any) called {
 	t.Helper()
+	l, _ := results.Load(cs)
+	log := l.(*resultLog)
+	before := log.len()
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s %v: %v", tool, args, err)
@@ -80,15 +143,21 @@ func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any)
 	if !ok {
 		t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
 	}
-	m, ok := res.StructuredContent.(map[string]any)
-	if !ok {
-		t.Fatalf("%s: structuredContent is %T, want the result object", tool, res.StructuredContent)
-	}
-	if m["text"] != tc.Text {
-		t.Fatalf("%s: the text block %q is not the result's text %q", tool, tc.Text, m["text"])
+	if res.StructuredContent != nil {
+		t.Fatalf("%s: structuredContent %v, want none: hosts would show it in place of the text", tool, res.StructuredContent)
 	}
 	if tc.Text == "" {
 		t.Fatalf("%s: empty text", tool)
+	}
+	if log.len() == before {
+		t.Fatalf("%s: answered without a result from the session", tool)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(log.last(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["text"] != tc.Text {
+		t.Fatalf("%s: the text block %q is not the result's text %q", tool, tc.Text, m["text"])
 	}
 	if ok := m["ok"] == true; res.IsError == ok {
 		t.Fatalf("%s: isError %v with ok %v", tool, res.IsError, m["ok"])
@@ -490,5 +559,31 @@ func TestArgumentsNotAnObject(t *testing.T) {
 	res, e := s.request(t, "tools/call", map[string]any{"name": "hashline_read"})
 	if e != nil || !strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), "INVALID_ARGUMENT") {
 		t.Errorf("no arguments: %s %+v", res, e)
+	}
+}
+
+// The controls hosts add to every call (Gemini CLI's wait_for_previous)
+// are dropped before the command runs; an argument a model makes up, a
+// misspelt control among them, is still refused, naming it.
+func TestHostControls(t *testing.T) {
+	dir, disk := workspaceDir(t, map[string]string{"greet.py": greet})
+	cs := connect(t, disk)
+	plain := call(t, cs, "hashline_read", map[string]any{"path": "greet.py"})
+	for _, v := range []any{true, false, "yes"} {
+		r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py", "wait_for_previous": v})
+		if r.isError || r.text != plain.text {
+			t.Fatalf("a read with wait_for_previous %v: %s", v, r.text)
+		}
+	}
+	edit := call(t, cs, "hashline_edit", map[string]any{"path": "greet.py", "tag": tagOf(t, plain.text), "ops": hiOps, "wait_for_previous": true})
+	if b, _ := os.ReadFile(filepath.Join(dir, "greet.py")); edit.isError || string(b) != strings.Replace(greet, "hello", "hi", 1) {
+		t.Fatalf("an edit with wait_for_previous: %s; the file holds %q", edit.text, b)
+	}
+	for _, name := range []string{"wait_for_previou", "waitForPrevious", "lines"} {
+		r := call(t, cs, "hashline_read", map[string]any{"path": "greet.py", name: true})
+		field, _ := r.result["error"].(map[string]any)["details"].(map[string]any)["field"].(string)
+		if r.code() != "INVALID_ARGUMENT" || field != name || !strings.Contains(r.text, "'"+name+"'") {
+			t.Errorf("a read with %s: %s (field %q)", name, r.text, field)
+		}
 	}
 }

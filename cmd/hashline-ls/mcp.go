@@ -58,7 +58,12 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "INVALID_ARGUMENT: --root: %v\n", err)
 		return 2
 	}
-	route, err := mcp.FindRoute(ws.List(), *editor, *noEditor)
+	var route mcp.Route
+	if *noEditor {
+		route = mcp.DiskRoute(ws.List())
+	} else {
+		route, err = mcp.FindRoute(ws.List(), *editor)
+	}
 	if *status {
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)

@@ -26,14 +26,23 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 
 import toolEntries from '../../src/generated/tools.json';
+import { McpClient } from './mcp';
 import * as wb from './workbench';
 
 const GREET = 'def greet(name):\n    return f"hello {name}"\n\n\nprint(greet("x"))\n';
+// A file no editor has open, which a bridged edit lands in and VS Code saves.
+const CLEAN = 'def clean(name):\n    return f"clean {name}"\n';
 
 test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits and refuse stale ones', { timeout: 300_000 }, async (t) => {
   if (!wb.canRun(t, 'real VS Code test')) return;
   const results = wb.resultsDir('vscode');
-  const w = await wb.openWorkbench({ files: { 'greet.py': GREET }, readyFile: 'greet.py', results });
+  const w = await wb.openWorkbench({
+    files: { 'greet.py': GREET, 'clean.py': CLEAN },
+    // What VS Code's save does to a bridged edit it saves.
+    settings: { 'files.trimTrailingWhitespace': true },
+    readyFile: 'greet.py',
+    results,
+  });
   const { page, outDir, ws, mark } = w;
   const dialogs: wb.Dialog[] = [];
   const onDialog = async (text: string): Promise<void> => {
@@ -129,6 +138,45 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.match(outline, /^6 var {2}6:TYPED = 42$/m, `the outline shows the unsaved line:\n${outline}`);
     await page.screenshot({ path: path.join(results, 'vscode-show-outline.png') });
     mark('show outline done');
+
+    // A terminal agent's hashline-ls mcp over the workspace reaches this
+    // server through the endpoint the output channel names: it reads the
+    // unsaved buffer, its edit of the dirty buffer lands unsaved, and its
+    // edit of a file no editor holds lands and is saved by VS Code, whose
+    // save trims the trailing blanks the edit wrote.
+    const mcpEnv = { PATH: w.envPath, HOME: w.dirs.home, TMPDIR: w.dirs.tmp };
+    const status = execFileSync(w.bundled, ['mcp', '--status', '--root', ws], { env: mcpEnv, encoding: 'utf8' });
+    assert.match(status, /^serving: editor pid \d+/m, `hashline-ls mcp --status:\n${status}`);
+    assert.match(status, /^saves: yes/m, `hashline-ls mcp --status:\n${status}`);
+    // The restarted server's endpoint, which the output channel names.
+    const endpoint = /^endpoint: (\S+) /m.exec(status)?.[1] ?? '';
+    const quoted = endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await wb.hashlineOutputLine(w.dirs, new RegExp(`^\\[hashline\\] hashline-ls mcp reaches this server at ${quoted}$`));
+    const mcp = new McpClient(w.bundled, ws, mcpEnv);
+    try {
+      await mcp.initialize();
+      const live = await mcp.call('hashline_read', { path: 'greet.py' });
+      assert.match(live.text, /^2: {4}return f"retried \{name\}"$/m, `the bridged read:\n${live.text}`);
+      assert.match(live.text, /^6:TYPED = 42$/m, `the bridged read shows the unsaved typing:\n${live.text}`);
+      const liveTag = /^\[greet\.py#([0-9A-F]{4})\]$/m.exec(live.text)?.[1];
+      const dirty = await mcp.call('hashline_edit', { path: 'greet.py', tag: liveTag, ops: 'PUT 2.=2:\n+    return f"bridged {name}"\n' });
+      assert.equal(dirty.isError, false, `the bridged edit of greet.py:\n${dirty.text}`);
+      assert.match(dirty.text, /warning: greet\.py is not saved: its buffer held unsaved changes/, `the bridged edit of the dirty buffer:\n${dirty.text}`);
+      await wb.editorText(page, 'return f"bridged {name}"');
+      assert.equal(fs.readFileSync(path.join(ws, 'greet.py'), 'utf8'), GREET, 'the dirty buffer is not saved');
+      const cleanRead = await mcp.call('hashline_read', { path: 'clean.py' });
+      const cleanTag = /^\[clean\.py#([0-9A-F]{4})\]$/m.exec(cleanRead.text)?.[1];
+      const clean = await mcp.call('hashline_edit', { path: 'clean.py', tag: cleanTag, ops: 'PUT 2.=2:\n+    return f"saved {name}"   \n' });
+      const saved = CLEAN.replace('clean {name}', 'saved {name}');
+      assert.equal(clean.isError, false, `the bridged edit of clean.py:\n${clean.text}`);
+      assert.ok(!clean.text.includes('is not saved'), `the bridged edit of clean.py is saved:\n${clean.text}`);
+      assert.match(clean.text, /the text that landed differs from the edit|saved with other text than the edit left/, `the result says the save changed what landed:\n${clean.text}`);
+      assert.equal(fs.readFileSync(path.join(ws, 'clean.py'), 'utf8'), saved, 'VS Code saved the edit, trimmed');
+      fs.writeFileSync(path.join(results, 'mcp-bridge.txt'), [status, live.text, dirty.text, cleanRead.text, clean.text].join('\n----\n'));
+    } finally {
+      mcp.close();
+    }
+    mark('hashline-ls mcp through the bridge done');
 
     // A serverPath that names nothing: changing the setting restarts the
     // server, and the failure is told in a notification that names the fix.
