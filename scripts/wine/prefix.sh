@@ -14,6 +14,9 @@ export WINEPREFIX=$PWD/bin/.wine/prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree
 mkdir -p "$WINEPREFIX"
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
   wineboot -i >"$WINEPREFIX/../wineboot.log" 2>&1
+  # wineboot returns before its wineserver has written the new prefix; a
+  # program started meanwhile exits at once with no output.
+  wineserver -w
 fi
 _dll=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
 if [ ! -f "$_dll" ] || [ scripts/wine/bcryptprimitives.c -nt "$_dll" ]; then
