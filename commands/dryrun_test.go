@@ -57,6 +57,25 @@ func TestDryRunShowsTheChange(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "b.txt")); got != "bee\n" {
 		t.Fatalf("a dry run patched b.txt: %q", got)
 	}
+
+	// MV and REM: the diff names where the file goes, or that it goes.
+	rb := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "b.txt"}))
+	for _, c := range []struct{ ops, want string }{
+		{"MV c.txt", "rename from b.txt\nrename to c.txt\n"},
+		{"PUT 1.=1:\n+BEE\nMV c.txt", "--- a/b.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-bee\n+BEE\n"},
+		{"REM", "--- a/b.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bee\n"},
+	} {
+		d := mustOK[*DryRunResult](t, call(t, s, CmdEdit, map[string]any{"path": "b.txt", "tag": rb.Tag, "ops": c.ops, "dryRun": true}))
+		if d.Diff != c.want {
+			t.Errorf("dry run of %q: diff %q, want %q", c.ops, d.Diff, c.want)
+		}
+	}
+	if got := readFile(t, filepath.Join(dir, "b.txt")); got != "bee\n" {
+		t.Fatalf("a dry run of MV or REM changed b.txt: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.txt")); !os.IsNotExist(err) {
+		t.Fatalf("a dry run of MV made c.txt (%v)", err)
+	}
 }
 
 // TestDryRunRefusal: a call the gates refuse is refused by its dry run the
