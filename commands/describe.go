@@ -151,6 +151,11 @@ func commandSchemas() map[string]map[string]any {
 		for k, v := range hostProps {
 			props[k] = v
 		}
+		if !t.ReadOnly {
+			for k, v := range planningProps {
+				props[k] = v
+			}
+		}
 		req, _ := t.InputSchema["required"].([]string)
 		out[t.Command] = obj(req, props)
 	}

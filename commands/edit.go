@@ -14,6 +14,7 @@ import (
 // EditArgs are the arguments of hashline.edit.
 type EditArgs struct {
 	Common
+	Planning
 	Path string `json:"path"`
 	Tag  string `json:"tag"`
 	Ops  string `json:"ops"`
@@ -48,22 +49,23 @@ func (s *Server) edit(ctx context.Context, a EditArgs) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.editFile(ctx, sess, a, wp)
+	res, err := s.editFile(ctx, sess, a, wp, rebound)
 	if errors.Is(err, context.Canceled) {
 		return nil, err
 	}
 	if err != nil {
 		he := hashline.AsError(err)
-		sess.Fail(wp.Abs, a.Turn, "edit", he)
+		if !a.DryRun {
+			sess.Fail(wp.Abs, a.Turn, "edit", he)
+		}
 		return nil, he
 	}
-	res.Warnings = append(rebound, res.Warnings...)
 	return res, nil
 }
 
 // editFile runs the edit of wp, holding its permits from the gates to the
 // commit.
-func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArgs, wp workspace.Path) (*EditResult, error) {
+func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArgs, wp workspace.Path, rebound []hashline.Warning) (Result, error) {
 	patch, err := hashline.Parse(a.Ops)
 	if err != nil {
 		return nil, err
@@ -84,9 +86,9 @@ func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArg
 	}
 	defer unlock()
 
-	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, Stateless: s.Stateless}
+	req := hashline.EditRequest{Path: wp.Abs, Display: wp.Rel, Names: []string{a.Path, wp.Rel}, Tag: a.Tag, Patch: patch, Blocks: s.Blocks, Stateless: s.Stateless, DryRun: a.DryRun}
 	var plan *hashline.Plan
-	l, err := s.land(ctx, "edit", []workspace.Path{wp}, func(live map[string]documents.Live) (documents.ChangeSet, error) {
+	planEdit := func(live map[string]documents.Live) (documents.ChangeSet, error) {
 		lv := live[wp.Abs]
 		if !lv.Exists() {
 			return documents.ChangeSet{}, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
@@ -97,11 +99,22 @@ func (s *Server) editFile(ctx context.Context, sess *hashline.Session, a EditArg
 			return documents.ChangeSet{}, err
 		}
 		return changeSet(plan, wp, dest, lv), nil
-	})
+	}
+	if a.DryRun {
+		res, err := s.plan(ctx, []workspace.Path{wp}, planEdit)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(append(res.Warnings, rebound...), plan.Warnings...)
+		return res, nil
+	}
+	l, err := s.land(ctx, "edit", []workspace.Path{wp}, planEdit)
 	if err != nil {
 		return nil, err
 	}
-	return s.editResult(sess, plan, l, wp, dest), nil
+	res := s.editResult(sess, plan, l, wp, dest)
+	res.Warnings = append(rebound, res.Warnings...)
+	return res, nil
 }
 
 // editResult commits what the edit left to the session and reports it:

@@ -49,13 +49,9 @@ func (s *Server) land(ctx context.Context, verb string, files []workspace.Path, 
 	var notes []hashline.Warning
 	for attempt := 0; ; attempt++ {
 		s.sync(ctx)
-		live := map[string]documents.Live{}
-		for _, f := range files {
-			l, err := s.Source.Live(ctx, f.Abs)
-			if err != nil {
-				return landing{}, err
-			}
-			live[f.Abs] = l
+		live, err := s.liveOf(ctx, files)
+		if err != nil {
+			return landing{}, err
 		}
 		if refused != nil && (attempt == maxPlans || attempt > 1 && sameTexts(live, prev)) {
 			return landing{}, refusal(verb, files, prev, live, attempt, refused)
@@ -88,6 +84,19 @@ func (s *Server) land(ctx context.Context, verb string, files []workspace.Path, 
 		l := landing{cs: cs, live: live, landed: landed, warnings: append(notes, unsaved...)}
 		return l, l.readBack(s)
 	}
+}
+
+// liveOf is the live text of each of files, by absolute path.
+func (s *Server) liveOf(ctx context.Context, files []workspace.Path) (map[string]documents.Live, error) {
+	live := map[string]documents.Live{}
+	for _, f := range files {
+		l, err := s.Source.Live(ctx, f.Abs)
+		if err != nil {
+			return nil, err
+		}
+		live[f.Abs] = l
+	}
+	return live, nil
 }
 
 // readBack checks that every file the change leaves has text to show.

@@ -14,6 +14,7 @@ import (
 // PatchArgs are the arguments of hashline.patch.
 type PatchArgs struct {
 	Common
+	Planning
 	Patch string `json:"patch"`
 }
 
@@ -63,7 +64,7 @@ func (s *Server) patch(ctx context.Context, a PatchArgs) (Result, error) {
 	for i, f := range files {
 		targets[i] = f.wp
 	}
-	l, err := s.land(ctx, "patch", targets, func(live map[string]documents.Live) (documents.ChangeSet, error) {
+	planPatch := func(live map[string]documents.Live) (documents.ChangeSet, error) {
 		probs := slices.Clone(problems)
 		for _, f := range files {
 			probs = append(probs, s.planPatchFile(sess, f, live[f.wp.Abs])...)
@@ -77,7 +78,15 @@ func (s *Server) patch(ctx context.Context, a PatchArgs) (Result, error) {
 			cs.Files = append(cs.Files, documents.FileChange{Kind: documents.Modify, Path: f.wp.Abs, Old: &old, Edits: f.plan.Edits, Hunks: f.plan.Hunks, New: f.plan.New})
 		}
 		return cs, nil
-	})
+	}
+	if a.DryRun {
+		dry, err := s.plan(ctx, targets, planPatch)
+		if err != nil {
+			return nil, err
+		}
+		return dry, nil
+	}
+	l, err := s.land(ctx, "patch", targets, planPatch)
 	if err != nil {
 		he := hashline.AsError(err)
 		sess.Fail(key, a.Turn, "patch-command", he)

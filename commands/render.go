@@ -57,6 +57,8 @@ func textOf(res Result) string {
 			parts = append(parts, f.Header)
 		}
 		return block(append(parts, warnings(r.Warnings)...)...)
+	case *DryRunResult:
+		return dryRunText(r)
 	case *DescribeResult:
 		return describeText(r)
 	case *SessionEndResult:

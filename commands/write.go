@@ -12,6 +12,7 @@ import (
 // WriteArgs are the arguments of hashline.write.
 type WriteArgs struct {
 	Common
+	Planning
 	Path    string `json:"path"`
 	Content string `json:"content"`
 }
@@ -46,7 +47,7 @@ func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 
 	var intended *hashline.Text
 	var notes []hashline.Warning
-	l, err := s.land(ctx, "write", []workspace.Path{wp}, func(live map[string]documents.Live) (documents.ChangeSet, error) {
+	planWrite := func(live map[string]documents.Live) (documents.ChangeSet, error) {
 		lv := live[wp.Abs]
 		cs := documents.ChangeSet{Label: "hashline: write " + wp.Rel}
 		notes, res.Created = nil, !lv.Exists()
@@ -67,7 +68,16 @@ func (s *Server) write(ctx context.Context, a WriteArgs) (Result, error) {
 		fc.Edits, fc.Hunks = lineEdits(lv.Text, intended)
 		cs.Files = append(cs.Files, fc)
 		return cs, nil
-	})
+	}
+	if a.DryRun {
+		dry, err := s.plan(ctx, []workspace.Path{wp}, planWrite, res.Warnings...)
+		if err != nil {
+			return nil, err
+		}
+		dry.Warnings = append(dry.Warnings, notes...)
+		return dry, nil
+	}
+	l, err := s.land(ctx, "write", []workspace.Path{wp}, planWrite)
 	if err != nil {
 		return nil, err
 	}

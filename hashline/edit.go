@@ -26,6 +26,9 @@ type EditRequest struct {
 	// shown. Otherwise a tag the session never recorded for the path is
 	// EDIT_TAG_UNKNOWN, unless the path aged out of the store.
 	Stateless bool
+	// DryRun says the call only plans, for a person to approve: a refusal
+	// then records nothing of what it shows, so the session is as it was.
+	DryRun bool
 }
 
 // Plan is a proven edit: the exact new text and how to get there from the
@@ -276,9 +279,11 @@ func (g *gate) provenance(prog *program, snap *Snapshot) error {
 	view := RenderRows(g.req.Display, g.live, shown, MaxRevealChars)
 	complete := len(shown) == len(unseen) && len(view.Clipped) == 0
 	span := formatRanges(unseen)
-	e := &Error{Code: CodeLinesUnseen, Details: Details{Lines: unseen, Content: view.Content, LiveTag: string(g.live.Tag()), Merged: complete}}
+	e := &Error{Code: CodeLinesUnseen, Details: Details{Lines: unseen, Content: view.Content, LiveTag: string(g.live.Tag()), Merged: complete && !g.req.DryRun}}
 	if complete {
-		snap.Seen.Union(view.Seen)
+		if !g.req.DryRun {
+			snap.Seen.Union(view.Seen)
+		}
 		e.Message = fmt.Sprintf("line(s) %s were never shown to you; their content is below and now counts as shown: check that your ops fit it, then send the same call again", span)
 		return e
 	}
@@ -329,7 +334,9 @@ func (g *gate) around(lines *lineMap) (string, []int) {
 		}
 	}
 	view := RenderRows(g.req.Display, live, rows, MaxRevealChars)
-	g.s.store.Record(g.req.Path, live, view.Seen)
+	if !g.req.DryRun {
+		g.s.store.Record(g.req.Path, live, view.Seen)
+	}
 	if lines == nil {
 		return view.Content, rows
 	}

@@ -38,7 +38,9 @@ T.run(function()
   local function asks(ts)
     local out = {}
     for name, t in pairs(ts) do
-      out[name] = t.opts.require_approval_before
+      -- A tool that asks plans the call first: a function of the call.
+      local ask = t.opts.require_approval_before
+      out[name] = type(ask) == "function" or ask
     end
     return out
   end
@@ -97,7 +99,22 @@ T.run(function()
     "codecompanion: output puts this call's text in the chat", said)
   local edit_tool = resolved.hashline_edit
   local q = edit_tool.output.prompt({ args = { path = "greet.py", tag = "ABCD", ops = "PUT 1.=1:\n+x" } }, {})
-  check(q == "Run hashline_edit on greet.py?\n````\nPUT 1.=1:\n+x\n````", "codecompanion: the approval question shows the file and the ops", q)
+  check(q == "Run hashline_edit on greet.py?\n````\nPUT 1.=1:\n+x\n````", "codecompanion: a question the server did not plan shows the file and the ops", q)
+  -- Before asking, the call is planned (dryRun) in the chat's session: the
+  -- question shows its diff, nothing is written; a call the server would
+  -- refuse is not asked about.
+  local before = T.text(vim.fn.bufnr("greet.py"))
+  local r8 = hl.read_sync({ path = "greet.py", session = "codecompanion-8" })
+  local pending = { args = { path = "greet.py", tag = r8 and r8.tag, ops = "PUT 1.=1:\n+def hi(name):" } }
+  local ask = tools.hashline_edit.opts.require_approval_before(pending, { chat = { bufnr = 8, cycle = 1 } })
+  q = edit_tool.output.prompt(pending, {})
+  check(ask == true and q:find("Run hashline_edit on greet.py?\n````diff\n--- a/greet.py\n+++ b/greet.py\n@@ ", 1, true)
+    and q:find("\n-def greet(name):\n+def hi(name):\n", 1, true) and not q:find("PUT", 1, true),
+    "codecompanion: the approval question shows the diff the server planned", { ask = ask, q = q, planned = pending.planned })
+  check(T.text(vim.fn.bufnr("greet.py")) == before, "codecompanion: planning wrote nothing", T.text(vim.fn.bufnr("greet.py")))
+  local stale = { args = { path = "greet.py", tag = "0000", ops = "PUT 1.=1:\n+x" } }
+  ask = tools.hashline_edit.opts.require_approval_before(stale, { chat = { bufnr = 8, cycle = 1 } })
+  check(ask == false and stale.planned and stale.planned.ok == false, "codecompanion: a call the server would refuse is not asked about", stale.planned)
 
   -- avante: a list, one tool per describe tool.
   local av = require("hashline.adapters.avante")

@@ -3,8 +3,9 @@
 -- word. The model is played by the test's chat-completions server on
 -- 127.0.0.1 ($HASHLINE_MODEL_URL): in each chat it reads greet.py and edits
 -- it with the tag of that read; in the second, the user changes the line in
--- between. codecompanion asks before each edit, and the test accepts with
--- g2, codecompanion's key for it.
+-- between. codecompanion asks before an edit the server would make, showing
+-- its diff, and the test accepts with g2, codecompanion's key for it; the
+-- refused edit asks nothing.
 local T = dofile(os.getenv("HASHLINE_TESTDATA") .. "/harness.lua")
 local env, check, wait = T.env, T.check, T.wait
 
@@ -51,8 +52,9 @@ local function chat_text(chat)
   return table.concat(vim.api.nvim_buf_get_lines(chat.bufnr, 0, -1, false), "\n")
 end
 
--- Types a message into the chat, sends it, and accepts each approval asked.
-local function converse(chat, message, want)
+-- Types a message into the chat, sends it, and accepts each approval asked;
+-- prompts are the chat's text at each approval, before it is accepted.
+local function converse(chat, message, want, prompts)
   vim.api.nvim_buf_set_lines(chat.bufnr, -1, -1, false, { message })
   chat:submit()
   local asked = 0
@@ -61,6 +63,7 @@ local function converse(chat, message, want)
     local _, n = text:gsub("Approval Required", "")
     if n > asked then
       asked = n
+      table.insert(prompts or {}, text)
       vim.api.nvim_buf_call(chat.bufnr, function()
         vim.cmd("normal g2")
       end)
@@ -85,15 +88,20 @@ T.run(function()
   local ok, err = pcall(assert(loadstring(example)))
   check(ok and example:find("interactions", 1, true), "the help's codecompanion example runs as written", { err, example })
   local config = require("codecompanion.config")
-  check(config.interactions.chat.tools.hashline_edit.opts.require_approval_before == true
+  check(type(config.interactions.chat.tools.hashline_edit.opts.require_approval_before) == "function"
     and config.interactions.chat.tools.hashline_read.opts.require_approval_before == false, "codecompanion reads our approvals", nil)
 
-  -- 1. Read, then edit with the read's tag; the edit asks first.
+  -- 1. Read, then edit with the read's tag; the edit asks first, showing
+  -- the change its dry run planned, not the ops.
   local chat = codecompanion.chat()
   check(chat and chat.bufnr, "a chat opens", chat)
-  local done, asked = converse(chat, "@{hashline} Make greet say hi.", "The greeting now says hi.")
+  local prompts = {}
+  local done, asked = converse(chat, "@{hashline} Make greet say hi.", "The greeting now says hi.", prompts)
   check(done, "the model's turn ends with its answer", chat_text(chat))
   check(asked == 1, "codecompanion asks once, for the edit and not for the read", { asked = asked, chat = chat_text(chat) })
+  local diff = '````diff\n--- a/greet.py\n+++ b/greet.py\n@@ -1,4 +1,4 @@\n def greet(name):\n-    return f"hello {name}"\n+    return f"hi {name}"\n \n print(greet("x"))\n````'
+  check(prompts[1] and prompts[1]:find(diff, 1, true) and not prompts[1]:find("PUT 2.=2:", 1, true),
+    "the approval shows the planned diff", prompts[1])
   check(vim.api.nvim_buf_get_lines(src, 1, 2, false)[1] == '    return f"hi {name}"', "the edit landed in the buffer", T.text(src))
   check(vim.bo[src].modified and T.disk("greet.py"):find("hello", 1, true), "unsaved, as typed", T.disk("greet.py"))
   check(chat_text(chat):find("[greet.py#", 1, true), "the chat shows the tools' text", chat_text(chat))
@@ -113,7 +121,7 @@ T.run(function()
   })
   local chat2 = codecompanion.chat()
   done, asked = converse(chat2, "@{hashline} Make greet say hi (stale).", "I will read the file again.")
-  check(done and asked == 1, "the second chat ends after one approval", chat_text(chat2))
+  check(done and asked == 0, "the second chat ends without asking: its dry run was refused", chat_text(chat2))
   check(vim.api.nvim_buf_get_lines(src, 1, 2, false)[1] == typed, "the refused edit left the user's line", T.text(src))
   check(chat_text(chat2):find("EDIT_TAG_MISMATCH", 1, true), "the chat shows the refusal", chat_text(chat2))
 

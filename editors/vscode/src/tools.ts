@@ -96,7 +96,8 @@ export interface Prepared {
 /**
  * What the user sees before a call runs: a one-line progress message, and
  * for calls that change files a confirmation showing exactly what will be
- * sent (an edit's ops, a write's content, a patch).
+ * sent (an edit's ops, a write's content, a patch); preparePlanned shows
+ * the change instead where the server can plan it.
  */
 export function prepare(spec: ToolSpec, input: unknown): Prepared {
   const a = isObject(input) ? input : {};
@@ -138,6 +139,50 @@ export function prepare(spec: ToolSpec, input: unknown): Prepared {
   };
 }
 
+/** The commands whose confirmation shows the change a dry run plans. */
+const PLANNED = new Set(['hashline.edit', 'hashline.write', 'hashline.patch']);
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0];
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/**
+ * What the user sees before an edit, a write or a patch: the unified diff
+ * the server plans for the call against the live text (the command with
+ * dryRun, which writes nothing and leaves the session as it was). A call
+ * the server would refuse asks nothing and shows the refusal: the tool
+ * then runs it, and the model reads the refusal from the call itself,
+ * which records what it shows. A server that cannot plan it (unreachable,
+ * or one without dryRun) leaves the confirmation of `prepare`.
+ */
+export async function preparePlanned(
+  spec: ToolSpec,
+  input: unknown,
+  runner: CommandRunner,
+  token?: vscode.CancellationToken,
+): Promise<Prepared> {
+  const p = prepare(spec, input);
+  if (!PLANNED.has(spec.command) || !p.confirmation) return p;
+  const args = isObject(input) ? { ...input, dryRun: true } : { dryRun: true };
+  let res: unknown;
+  try {
+    res = await runner.execute(spec.command, args, token);
+  } catch {
+    return p;
+  }
+  if (!isObject(res) || typeof res.text !== 'string') return p;
+  if (res.ok === true && res.dryRun === true) {
+    const message = `The change, planned against the text as it is now:\n\n${verbatim(preview(res.text))}`;
+    return { invocationMessage: p.invocationMessage, confirmation: { title: p.confirmation.title, message } };
+  }
+  const error = isObject(res.error) ? res.error : {};
+  if (res.ok === false && !(isObject(error.details) && error.details.field === 'dryRun')) {
+    return { invocationMessage: `${p.invocationMessage}: refused: ${firstLine(res.text)}` };
+  }
+  return p;
+}
+
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   if (isObject(err) && typeof err.message === 'string') return err.message;
@@ -168,10 +213,11 @@ export class HashlineTool implements vscode.LanguageModelTool<Record<string, unk
     return new this.api.LanguageModelToolResult([new this.api.LanguageModelTextPart(text)]);
   }
 
-  prepareInvocation(
+  async prepareInvocation(
     options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>,
-  ): vscode.PreparedToolInvocation {
-    const p = prepare(this.spec, options.input);
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.PreparedToolInvocation> {
+    const p = await preparePlanned(this.spec, options.input, this.runner, token);
     const out: vscode.PreparedToolInvocation = { invocationMessage: p.invocationMessage };
     if (p.confirmation) {
       // A string, not a MarkdownString: see verbatim.

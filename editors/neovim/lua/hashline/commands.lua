@@ -125,7 +125,7 @@ end
 ---@class hashline.PatchArgs: hashline.Args
 ---@field patch string One or more sections: a line @@ path, then ops with their ~ payload rows. Every file must have been read (anchors "line") in this session.
 
---- hashline.patch: Change one or more files at once, all or nothing, with per-line anchors LINE:HH from a read with anchors "line".
+--- hashline.patch: Change one or more files at once, all or nothing, with per-line anchors LINE:HH from a read with anchors "line" (rows N:HH|text, HH a hash of that line alone).
 ---@param args hashline.PatchArgs
 ---@param callback? hashline.Callback
 ---@return fun() cancel

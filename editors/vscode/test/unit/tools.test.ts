@@ -159,9 +159,9 @@ describe('result text', () => {
 describe('prepareInvocation', () => {
   const tool = (name: string) => new HashlineTool(spec(name), fakeRunner(() => ({})).runner, api);
 
-  it('asks before an edit and shows its ops, path and tag', () => {
+  it('asks before an edit and shows its ops, path and tag when the server cannot plan it', async () => {
     const ops = 'PUT 2.=2:\n+    return f"hi {name}"\n';
-    const p = tool('hashline_edit').prepareInvocation({ input: { path: 'greet.py', tag: '15E4', ops } } as never);
+    const p = await tool('hashline_edit').prepareInvocation({ input: { path: 'greet.py', tag: '15E4', ops } } as never);
     assert.equal(p.invocationMessage, 'Editing greet.py with hashline');
     assert.ok(p.confirmationMessages);
     assert.equal(p.confirmationMessages.title, 'Edit greet.py?');
@@ -169,8 +169,8 @@ describe('prepareInvocation', () => {
     assert.equal(p.confirmationMessages.message, `Apply these ops to greet.py at tag 15E4:\n\n    PUT 2.=2:\n    +${NBSP.repeat(4)}return f"hi {name}"`);
   });
 
-  it('asks before a write and shows the content', () => {
-    const p = tool('hashline_write').prepareInvocation({ input: { path: 'n.txt', content: 'a\n  b\n' } } as never);
+  it('asks before a write and shows the content when the server cannot plan it', async () => {
+    const p = await tool('hashline_write').prepareInvocation({ input: { path: 'n.txt', content: 'a\n  b\n' } } as never);
     assert.equal(p.confirmationMessages?.title, 'Write n.txt?');
     assert.equal(p.confirmationMessages?.message, `Create or replace n.txt with:\n\n    a\n    ${NBSP.repeat(2)}b`);
   });
@@ -182,11 +182,11 @@ describe('prepareInvocation', () => {
     assert.ok(!(p.confirmation?.message ?? '').includes('line 150'));
   });
 
-  it('runs reads and greps without asking', () => {
-    const r = tool('hashline_read').prepareInvocation({ input: { path: 'greet.py' } } as never);
+  it('runs reads and greps without asking', async () => {
+    const r = await tool('hashline_read').prepareInvocation({ input: { path: 'greet.py' } } as never);
     assert.equal(r.invocationMessage, 'Reading greet.py with hashline');
     assert.equal(r.confirmationMessages, undefined);
-    const g = tool('hashline_grep').prepareInvocation({ input: { pattern: 'TODO' } } as never);
+    const g = await tool('hashline_grep').prepareInvocation({ input: { pattern: 'TODO' } } as never);
     assert.equal(g.invocationMessage, 'Searching the workspace for /TODO/ with hashline');
     assert.equal(g.confirmationMessages, undefined);
   });
@@ -195,6 +195,47 @@ describe('prepareInvocation', () => {
     const p = prepare({ name: 'hashline_patch', command: 'hashline.patch', displayName: 'Patch files (hashline)' }, { patch: '--- a.txt\n1:ab|x\n' });
     assert.equal(p.confirmation?.title, 'Apply this patch?');
     assert.match(p.confirmation?.message ?? '', /1:ab\|x/);
+  });
+
+  const DIFF = '--- a/greet.py\n+++ b/greet.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    return f"hello {name}"\n+    return f"hi {name}"\n';
+
+  it('shows the change the server plans for an edit, not its ops', async () => {
+    const { runner, calls } = fakeRunner(() => ({ ok: true, dryRun: true, diff: DIFF, warnings: [], text: DIFF }));
+    const input = { path: 'greet.py', tag: '15E4', ops: 'PUT 2.=2:\n+    return f"hi {name}"\n' };
+    const p = await new HashlineTool(spec('hashline_edit'), runner, api).prepareInvocation({ input } as never);
+    assert.deepEqual(calls, [{ command: 'hashline.edit', args: { ...input, dryRun: true } }], 'one dry run of the call as the model sent it');
+    assert.equal(p.confirmationMessages?.title, 'Edit greet.py?');
+    const message = String(p.confirmationMessages?.message);
+    assert.equal(message, `The change, planned against the text as it is now:\n\n${verbatim(DIFF)}`);
+    assert.ok(!message.includes('PUT'), message);
+    assert.deepEqual(seen(asDialogText(message.split('\n\n')[1])), DIFF.slice(0, -1).split('\n'));
+  });
+
+  it('shows the change of a write and of a patch', async () => {
+    for (const name of ['hashline_write', 'hashline_patch']) {
+      const { runner, calls } = fakeRunner(() => ({ ok: true, dryRun: true, diff: DIFF, warnings: [], text: DIFF }));
+      const p = await new HashlineTool(spec(name), runner, api).prepareInvocation({ input: { path: 'greet.py', content: 'x', patch: 'x' } } as never);
+      assert.equal(calls.length, 1);
+      assert.equal(calls[0].args.dryRun, true);
+      assert.ok(String(p.confirmationMessages?.message).endsWith(verbatim(DIFF)), name);
+    }
+  });
+
+  it('does not ask for a call the server refuses, and shows the refusal', async () => {
+    const text = 'EDIT_TAG_MISMATCH: greet.py changed since your read\n[greet.py#AAAA]\n';
+    const { runner } = fakeRunner(() => ({ ok: false, error: { code: 'EDIT_TAG_MISMATCH', message: 'greet.py changed', details: {} }, text }));
+    const p = await new HashlineTool(spec('hashline_edit'), runner, api).prepareInvocation({ input: { path: 'greet.py', tag: '15E4', ops: 'PUT 1.=1:\n+x' } } as never);
+    assert.equal(p.confirmationMessages, undefined);
+    assert.equal(p.invocationMessage, 'Editing greet.py with hashline: refused: EDIT_TAG_MISMATCH: greet.py changed since your read');
+  });
+
+  it('asks with the ops when the server cannot plan the call', async () => {
+    const noDryRun = { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'x', details: { field: 'dryRun' } }, text: 'INVALID_ARGUMENT: x\n' };
+    for (const answer of [() => noDryRun, () => Promise.reject(new Error('not running'))]) {
+      const { runner } = fakeRunner(answer);
+      const p = await new HashlineTool(spec('hashline_edit'), runner, api).prepareInvocation({ input: { path: 'a', tag: '15E4', ops: 'CUT 1.=1' } } as never);
+      assert.match(String(p.confirmationMessages?.message), /Apply these ops to a at tag 15E4:\n\n {4}CUT 1\.=1/);
+    }
   });
 
   it('asks before any command it does not know to be read-only', () => {

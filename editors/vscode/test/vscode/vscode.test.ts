@@ -9,7 +9,8 @@
 //
 // It checks that the output channel names the bundled binary and its
 // version, that a read returns the live buffer with unsaved typing, that the
-// confirmation shows an edit's rows with their leading spaces, that an edit
+// confirmation shows the diff an edit's dry run plans, its rows with their
+// leading spaces (a refused one asks nothing), that an edit
 // lands in the open editor, and that a stale edit of a line the user changed
 // is refused with the live tag (and that the retry with that tag lands), and
 // that the commands for people show the numbered read and the outline.
@@ -83,10 +84,14 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.equal(r.bufferAfterEdit, GREET.replace('hello {name}', 'hi {name}') + 'TYPED = 42', 'the edit landed in the open buffer and kept the unsaved line');
     const confirmEdit = dialogs.find((d) => d.text.includes('Edit greet.py?'));
     assert.ok(confirmEdit, `VS Code asked before the edit; dialogs: ${JSON.stringify(dialogs)}`);
-    assert.match(confirmEdit.text, /^PUT 2\.=2:$/m, 'the confirmation shows the ops');
-    // The dialog's text as rendered: a space HTML collapsed is gone from it.
-    assert.match(confirmEdit.text, /^\+ {4}return f"hi \{name\}"$/m, `the confirmation shows the new row with its four spaces: ${JSON.stringify(confirmEdit.text)}`);
-    assert.ok(dialogs.some((d) => d.text.includes('Write notes.txt?')), 'VS Code asked before the write');
+    // The change the server planned against the live buffer, not the ops;
+    // the dialog's text as rendered: a space HTML collapsed is gone from it.
+    assert.doesNotMatch(confirmEdit.text, /PUT 2\.=2:/, `the confirmation shows the change, not the ops: ${JSON.stringify(confirmEdit.text)}`);
+    assert.match(confirmEdit.text, /^--- a\/greet\.py\n\+\+\+ b\/greet\.py\n@@ -1,5 \+1,5 @@\n def greet\(name\):\n- {4}return f"hello \{name\}"\n\+ {4}return f"hi \{name\}"$/m,
+      `the confirmation shows the diff, rows with their four spaces: ${JSON.stringify(confirmEdit.text)}`);
+    const confirmWrite = dialogs.find((d) => d.text.includes('Write notes.txt?'));
+    assert.ok(confirmWrite, 'VS Code asked before the write');
+    assert.match(confirmWrite.text, /^--- \/dev\/null\n\+\+\+ b\/notes\.txt\n@@ -0,0 \+1 @@\n\+written by hashline_write$/m, `the write's confirmation shows its diff: ${JSON.stringify(confirmWrite.text)}`);
     assert.equal(dialogs.length, 2, `only the write and the edit asked first, not the read or the grep: ${JSON.stringify(dialogs)}`);
 
     // The edit shows in the editor a person looks at.
@@ -109,6 +114,10 @@ test('VS Code: tools through vscode.lm.invokeTool read live buffers, land edits 
     assert.match(s.stale, /^(>>>)?2: {4}return f"hi \{name\}" {2}# by hand$/m, 'the refusal shows the changed line');
     assert.equal(s.bufferAfterStale, s.bufferBefore, 'the refused edit changed nothing');
     assert.ok(s.bufferAfterStale.includes('# by hand') && !s.bufferAfterStale.includes('stale {name}'));
+    // The stale edit's dry run was refused, so VS Code did not ask; the
+    // retry asked.
+    assert.equal(dialogs.length, 3, `only the retry asked in the stale step: ${JSON.stringify(dialogs)}`);
+    assert.match(dialogs[2].text, /^\+ {4}return f"retried \{name\}"  # by hand$|^\+ {4}return f"retried \{name\}"$/m, `the retry's confirmation: ${JSON.stringify(dialogs[2].text)}`);
     assert.match(s.retry, /^\[greet\.py#[0-9A-F]{4}\]\n/, `retry with the live tag:\n${s.retry}`);
     assert.ok(s.bufferAfterRetry.includes('    return f"retried {name}"\n'), `retry landed:\n${s.bufferAfterRetry}`);
     assert.ok(s.bufferAfterRetry.includes('TYPED = 42'));

@@ -45,16 +45,52 @@ local function last(data)
 end
 
 -- The question codecompanion asks before a tool that changes files runs:
--- the file and what would change, as the model sent them.
-local function question(def, args)
-  local body = args.ops or args.patch or args.content
+-- the file and the change its dry run planned, or (when the server could
+-- not plan it) what the model sent.
+local function question(def, args, planned)
+  local body, fence = args.ops or args.patch or args.content, "````"
+  if type(planned) == "table" and planned.ok and planned.dryRun then
+    body, fence = planned.text, "````diff"
+  end
   local lines = { string.format("Run %s on %s?", def.name, tostring(args.path or "the files of its patch")) }
   if type(body) == "string" and body ~= "" then
-    table.insert(lines, "````")
+    table.insert(lines, fence)
     table.insert(lines, (body:gsub("\n$", "")))
     table.insert(lines, "````")
   end
   return table.concat(lines, "\n")
+end
+
+-- The arguments a call runs with: each chat is a session of its own, and
+-- each of its cycles a turn, unless opts.session names one session for all.
+local function call_args(args, chat, opts)
+  args = vim.deepcopy(args or {})
+  if args.session == nil then
+    args.session = opts.session or (chat and chat.bufnr and ("codecompanion-" .. chat.bufnr)) or nil
+  end
+  if args.turn == nil and chat and chat.cycle then
+    args.turn = tostring(chat.cycle)
+  end
+  return args
+end
+
+--- Whether to ask before a call that changes files: it plans the call first
+--- (dryRun: nothing written, the session left as it was) and keeps the plan
+--- for the question. A call the server refuses is not asked about: it runs,
+--- and the model reads the refusal from the call itself. A server that
+--- cannot plan it still asks.
+---@param def hashline.Tool
+---@param tool table the codecompanion tool, with the call's args
+---@param chat? table
+---@param opts hashline.AdapterOptions
+---@return boolean
+function M.plan(def, tool, chat, opts)
+  local args = call_args(tool.args, chat, opts)
+  args.dryRun = true
+  local res = require("hashline").execute_sync(def.command, args)
+  tool.planned = res
+  local field = type(res) == "table" and type(res.error) == "table" and type(res.error.details) == "table" and res.error.details.field
+  return not (type(res) == "table" and res.ok == false and field ~= "dryRun")
 end
 
 --- One codecompanion tool for one describe tool. Each chat is a session of
@@ -82,14 +118,7 @@ function M.tool(def, describe, opts)
       -- with ok = false is an "error", so the model reads the code, the
       -- message and the live lines to retry with.
       function(self, args, cmd_opts)
-        args = vim.deepcopy(args or {})
-        local chat = type(self) == "table" and self.chat or nil
-        if args.session == nil then
-          args.session = opts.session or (chat and chat.bufnr and ("codecompanion-" .. chat.bufnr)) or nil
-        end
-        if args.turn == nil and chat and chat.cycle then
-          args.turn = tostring(chat.cycle)
-        end
+        args = call_args(args, type(self) == "table" and self.chat or nil, opts)
         hl.execute(def.command, args, function(res, err)
           cmd_opts.output_cb({ status = shared.ok(res, err) and "success" or "error", data = hl.render(res, err) })
         end)
@@ -103,7 +132,7 @@ function M.tool(def, describe, opts)
         meta.tools.chat:add_tool_output(self, last(stderr))
       end,
       prompt = function(self)
-        return question(def, self.args or {})
+        return question(def, self.args or {}, self.planned)
       end,
     },
   }
@@ -127,7 +156,12 @@ function M.tools(opts)
       callback = function()
         return M.tool(def, describe, o)
       end,
-      opts = { require_approval_before = M.asks(o, def) },
+      opts = {
+        require_approval_before = M.asks(o, def)
+          and function(tool, tools)
+            return M.plan(def, tool, type(tools) == "table" and tools.chat or nil, o or {})
+          end,
+      },
     }
   end)
   return by_name
