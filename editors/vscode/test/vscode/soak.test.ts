@@ -457,7 +457,13 @@ async function bridgedSaveOfCleanDocument(w: wb.Workbench): Promise<void> {
     await w.page.keyboard.press('End');
     await w.page.keyboard.type(' # draft');
     await wb.editorText(w.page, '# draft');
-    const draft = await agent.call('hashline_read', { path: 'saved.py' });
+    // The browser shows the keys before the extension host has them: the
+    // server sees the last of them a moment later.
+    let draft = await agent.call('hashline_read', { path: 'saved.py' });
+    for (const deadline = Date.now() + 5000; !/^1:line_1 = 1 # draft$/m.test(draft.text) && Date.now() < deadline; ) {
+      await wb.sleep(100);
+      draft = await agent.call('hashline_read', { path: 'saved.py' });
+    }
     assert.match(draft.text, /^1:line_1 = 1 # draft$/m, `the read shows the editor's buffer:\n${draft.text}`);
     for (let i = 0; i < 5 && (await tabDirty(w.page)); i++) {
       await w.page.keyboard.press('Control+z');
