@@ -319,7 +319,12 @@ func goReceiver(p *parsed, n *sitter.Node) string {
 	if recv == nil {
 		return ""
 	}
-	param := p.childOf(recv, "parameter_declaration")
+	// The receiver's one parameter is its first named child but for a
+	// comment before it; listing every child costs a call into C for each.
+	param := recv.NamedChild(0)
+	if param != nil && p.typ(param) != "parameter_declaration" {
+		param = p.childOf(recv, "parameter_declaration")
+	}
 	if param == nil {
 		return ""
 	}
@@ -386,12 +391,22 @@ func goSpec(kind string) rule {
 func goSpecNames(p *parsed, n *sitter.Node) []string {
 	var names []string
 	cur := p.cursorAt(n)
+	t := p.symbols()
 	for ok := cur.GoToFirstChild(); ok; ok = cur.GoToNextSibling() {
+		// These nodes are asked nothing again: read them without keeping
+		// what they were told.
 		c := cur.CurrentNode()
-		switch t := p.typ(c); {
-		case t == ",":
-		case t == "identifier", t == "type_identifier" && len(names) == 0:
-			names = append(names, p.text(c))
+		typ := ""
+		if s := c.Symbol(); int(s) < len(t.names) {
+			typ = t.names[s]
+		}
+		switch typ {
+		case ",":
+		case "identifier", "type_identifier":
+			if typ == "type_identifier" && len(names) > 0 {
+				return names
+			}
+			names = append(names, strings.TrimSpace(string(p.src[c.StartByte():c.EndByte()])))
 		default:
 			return names
 		}
