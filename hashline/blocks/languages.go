@@ -103,6 +103,9 @@ type lang struct {
 	// Most lines of code hold an = or a -, so where the language allows it
 	// this spares the search for a comment at the end of most declarations.
 	delims string
+	// mayDeclare, when set, reads from a text alone whether it may declare
+	// a name that accept accepts (screen.go).
+	mayDeclare func(text string, accept func(name string) bool) bool
 }
 
 // Doc comment conventions, by the comment's opening text. A comment that
@@ -192,7 +195,7 @@ var languages = []*lang{
 	{name: "go", grammar: golang.GetLanguage(), exts: []string{".go"},
 		// A Go comment is a // line, which holds its /, or a /* */ block,
 		// which ends with one.
-		doc: goDoc, docTopLevel: true, delims: "/",
+		doc: goDoc, docTopLevel: true, delims: "/", mayDeclare: goMayDeclare,
 		docTargets: setOf("function_declaration", "method_declaration", "type_declaration", "var_declaration", "const_declaration")},
 	{name: "c", grammar: c.GetLanguage(), exts: []string{".c", ".h"},
 		attached: setOf("attribute_declaration"), doc: doxygenDoc},
