@@ -340,28 +340,46 @@ func goReceiver(p *parsed, n *sitter.Node) string {
 // parenthesized group is listed with its specs under it.
 func goGroup(kind string, specs ...string) rule {
 	return func(p *parsed, n *sitter.Node, _ bool) []decl {
-		grouped := p.hasToken(n, "(")
-		var names []string
-		var only *sitter.Node
-		for _, c := range p.namedChildren(n) {
-			if !slices.Contains(specs, p.typ(c)) {
-				continue
-			}
-			if only = c; grouped {
-				// The group is labelled with its first names.
-				if names = append(names, goSpecNames(p, c)...); len(names) > 3 {
-					break
-				}
+		// The token after the keyword is the group's '(' or the one spec,
+		// but for a comment there: most declarations need no listing of
+		// their children.
+		if p.childCount(n) > 1 {
+			switch second := p.child(n, 1); {
+			case p.typ(second) == "(":
+				return goGrouped(p, n, kind, specs)
+			case slices.Contains(specs, p.typ(second)):
+				return goSpec(kind)(p, second, true)
 			}
 		}
-		switch {
-		case grouped:
-			return []decl{group(kind, names, n)}
-		case only == nil:
+		if p.hasToken(n, "(") {
+			return goGrouped(p, n, kind, specs)
+		}
+		var only *sitter.Node
+		for _, c := range p.namedChildren(n) {
+			if slices.Contains(specs, p.typ(c)) {
+				only = c
+			}
+		}
+		if only == nil {
 			return nil
 		}
 		return goSpec(kind)(p, only, true)
 	}
+}
+
+// goGrouped reads a parenthesized Go declaration.
+func goGrouped(p *parsed, n *sitter.Node, kind string, specs []string) []decl {
+	var names []string
+	for _, c := range p.namedChildren(n) {
+		if !slices.Contains(specs, p.typ(c)) {
+			continue
+		}
+		// The group is labelled with its first names.
+		if names = append(names, goSpecNames(p, c)...); len(names) > 3 {
+			break
+		}
+	}
+	return []decl{group(kind, names, n)}
 }
 
 // goSpec reads one spec: one declaration for each name it declares, and
