@@ -22,19 +22,19 @@ func (r *Resolver) MayDeclare(path, text string, accept func(name string) bool) 
 
 // goMayDeclare is Go's rule. Every name a Go outline lists is one
 // identifier token: a function's, a method's, a type's, a constant's or a
-// variable's. None of them ever follows a '.' on its line: what comes
-// before a declared name is a keyword, the receiver's ')', or a '(', ',',
-// ';' or line end of a group or a list of names, with only space or a
-// comment (which ends in "*/") between. A name right after a '.' is a
-// selector or a qualified type, a use. A declared name is also a whole
-// run of letters, digits and underscores: a keyword, a number or another
-// name right against it would be read into one token with it. So the text
-// may declare a name that accept accepts only if some such run not right
-// after a '.' is accepted, outside comments and string and rune literals,
-// where nothing is declared. A run holding a byte outside ASCII is taken as
-// accepted whatever it holds: which of those characters the grammar reads
-// as letters is the grammar's business, and such a run is not surely one
-// token.
+// variable's. What comes before a declared name on its line is nothing
+// (a group's spec), the keyword func, type, var or const, the receiver's
+// ')', or the '(', ',' or ';' of a group or a list of names, with only
+// space or a comment between. A name after anything else is a use: after
+// a '.' a selector, after '=' or another name a value or a type. A
+// declared name is also a whole run of letters, digits and underscores:
+// a keyword, a number or another name right against it would be read into
+// one token with it. So the text may declare a name that accept accepts
+// only if some such run in such a place is accepted, outside comments and
+// string and rune literals, where nothing is declared. A run holding a
+// byte outside ASCII is taken as accepted whatever it holds: which of
+// those characters the grammar reads as letters is the grammar's
+// business, and such a run is not surely one token.
 func goMayDeclare(text string, accept func(name string) bool) bool {
 	tried := map[string]bool{} // runs accept refused
 	for i := 0; i < len(text); {
@@ -53,7 +53,7 @@ func goMayDeclare(text string, accept func(name string) bool) bool {
 			ascii = ascii && text[i] < 0x80
 			i++
 		}
-		if afterDot(text, start) {
+		if !mayDeclareAt(text, start) {
 			continue
 		}
 		if !ascii {
@@ -78,11 +78,32 @@ func goMayDeclare(text string, accept func(name string) bool) bool {
 // underscore, or any byte of a character outside ASCII.
 func isRunByte(b byte) bool { return isWordByte(b) || b >= 0x80 }
 
-// afterDot reports whether the last byte before offset i on its line that
-// is neither a space nor a tab is a '.'.
-func afterDot(text string, i int) bool {
-	j := strings.LastIndexFunc(text[:i], func(r rune) bool { return r != ' ' && r != '\t' })
-	return j >= 0 && text[j] == '.'
+// mayDeclareAt reports whether a Go name may be declared at offset i:
+// what stands before it on its line is nothing, a keyword that declares,
+// or a byte a declared name may follow; a comment there ends in a '/',
+// which is let through.
+func mayDeclareAt(text string, i int) bool {
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	if j == 0 {
+		return true
+	}
+	switch b := text[j-1]; {
+	case b == '\n', b == '(', b == ')', b == ',', b == ';', b == '/', b >= 0x80:
+		return true
+	case isWordByte(b):
+		k := j - 1
+		for k > 0 && isRunByte(text[k-1]) {
+			k--
+		}
+		switch text[k:j] {
+		case "func", "type", "var", "const":
+			return true
+		}
+	}
+	return false
 }
 
 // goSkip is the end of the comment or the string or rune literal that

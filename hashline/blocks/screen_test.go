@@ -11,7 +11,8 @@ import (
 )
 
 // TestGoMayDeclare: Go's screen refuses a text only where every run that
-// could be the name follows a '.' on its line or lies in a comment or a
+// could be the name stands where Go declares no name (after a '.', an
+// '=', a name that is no declaring keyword) or lies in a comment or a
 // literal, and it agrees with the outline on each case.
 func TestGoMayDeclare(t *testing.T) {
 	// declared says the outline lists the name: the screen must let
@@ -40,6 +41,8 @@ func TestGoMayDeclare(t *testing.T) {
 		{"a name after a literal with a quote in it", "package p\n\nvar s = \"\\\"\"\nvar r = '\\''\nvar NewReader = 1\n", true, true},
 		{"a string left open", "package p\n\nvar s = \"NewReader\n", true, false},
 		{"a comment left open", "package p\n\n/* NewReader\n", true, false},
+		{"uses after an assignment, a keyword, a name or a brace", "package p\n\nfunc f() {\n\tr := NewReader(nil)\n\tgo NewReader(r)\n\tvar x NewReader = y\n\t_ = []NewReader{{NewReader: 1}}\n\treturn NewReader(x)\n}\n", false, false},
+		{"a use in a list of arguments", "package p\n\nvar r = f(a, NewReader(nil))\n", true, false},
 		{"a longer name", "package p\n\nfunc NewReaderSize() {}\n", false, false},
 		{"a number", "package p\n\nvar x = 0x1NewReader\n", false, false},
 	}
