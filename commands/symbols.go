@@ -14,7 +14,8 @@ import (
 // are. It walks, ignores, globs, reads open buffers and bounds its results
 // as every grep does; the line search runs first, with the pattern loosened
 // so that any line holding a matching name matches it, and only a file
-// with such a line is parsed for its outline.
+// with such a line, and that the outliner cannot tell from its bytes holds
+// no matching declaration, is parsed for its outline.
 
 // GrepSymbol is one declaration symbols mode found.
 type GrepSymbol struct {
@@ -86,7 +87,13 @@ func loosen(expr string) (string, error) {
 // outline finds, in a file whose lines may hold a matching name, the
 // declarations whose names match. It runs on the search's workers.
 func (ss *symbolSearch) outline(fd *found, abs, rel string) {
-	syms, err := ss.outliner.Outline(abs, fd.text.Normalized(), func(s hashline.Symbol) bool {
+	text := fd.text.Normalized()
+	// Most files that name a symbol only use it, and a parse costs far
+	// more than reading the bytes again.
+	if sc, ok := ss.outliner.(hashline.DeclarationScreen); ok && !sc.MayDeclare(abs, text, ss.names.MatchString) {
+		return
+	}
+	syms, err := ss.outliner.Outline(abs, text, func(s hashline.Symbol) bool {
 		return !s.Group && ss.names.MatchString(s.Name)
 	})
 	if err != nil {

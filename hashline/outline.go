@@ -40,6 +40,14 @@ type Outliner interface {
 	Outline(path, text string, keep func(Symbol) bool) ([]Symbol, error)
 }
 
+// DeclarationScreen is what an Outliner may also tell before it parses:
+// whether a normalized text of the file at path may hold a symbol, a
+// Group aside, whose Name accept accepts. It answers false only when it is
+// certain that none does.
+type DeclarationScreen interface {
+	MayDeclare(path, text string, accept func(name string) bool) bool
+}
+
 // MaxOutlineLineChars bounds the declaration line an outline row shows. A
 // row cut short does not count as shown, as a clipped read row does not.
 const MaxOutlineLineChars = 200

@@ -43,16 +43,24 @@ func tooDeep(l *lang, text string) string {
 func bracketNesting(text string) int {
 	depth, deepest := 0, 0
 	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '(', '[', '{':
+		switch d := bracketStep[text[i]]; {
+		case d > 0:
 			depth++
 			deepest = max(deepest, depth)
-		case ')', ']', '}':
+		case d < 0:
 			depth = max(depth-1, 0)
 		}
 	}
 	return deepest
 }
+
+// bracketStep is what each byte does to the bracket depth: a table read
+// costs less than a switch over six bytes, on every byte of a file.
+var bracketStep = func() (t [256]int8) {
+	t['('], t['['], t['{'] = 1, 1, 1
+	t[')'], t[']'], t['}'] = -1, -1, -1
+	return t
+}()
 
 // htmlUnclosed are the elements that never close (void elements) or whose
 // end tags may be left out: they nest nothing they do not close

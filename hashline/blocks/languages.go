@@ -98,6 +98,14 @@ type lang struct {
 	// docTopLevel: the declaration must also be a child of the root (Go's
 	// doc comments are on top-level declarations).
 	docTopLevel bool
+	// delims, when set, narrows commentChars for this language: every
+	// comment's last byte is one of them, or the line it ends on holds one.
+	// Most lines of code hold an = or a -, so where the language allows it
+	// this spares the search for a comment at the end of most declarations.
+	delims string
+	// mayDeclare, when set, reads from a text alone whether it may declare
+	// a name that accept accepts (screen.go).
+	mayDeclare func(text string, accept func(name string) bool) bool
 }
 
 // Doc comment conventions, by the comment's opening text. A comment that
@@ -185,7 +193,9 @@ var languages = []*lang{
 	// Go's top-level declarations, as its specification lists them: an import
 	// declaration is not one, and godoc gives it no documentation.
 	{name: "go", grammar: golang.GetLanguage(), exts: []string{".go"},
-		doc: goDoc, docTopLevel: true,
+		// A Go comment is a // line, which holds its /, or a /* */ block,
+		// which ends with one.
+		doc: goDoc, docTopLevel: true, delims: "/", mayDeclare: goMayDeclare,
 		docTargets: setOf("function_declaration", "method_declaration", "type_declaration", "var_declaration", "const_declaration")},
 	{name: "c", grammar: c.GetLanguage(), exts: []string{".c", ".h"},
 		attached: setOf("attribute_declaration"), doc: doxygenDoc},

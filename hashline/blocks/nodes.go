@@ -37,7 +37,7 @@ func (p *parsed) info(n *sitter.Node) *nodeInfo {
 	}
 	i := &nodeInfo{}
 	if p.infos == nil {
-		p.infos = map[*sitter.Node]*nodeInfo{}
+		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts)/2)
 	}
 	p.infos[n] = i
 	return i
@@ -148,7 +148,7 @@ func (p *parsed) childrenOf(n *sitter.Node) *children {
 	count := int(n.ChildCount())
 	c := &children{n: n, count: count, nodes: make([]*sitter.Node, count)}
 	if p.kids == nil {
-		p.kids = map[*sitter.Node]*children{}
+		p.kids = make(map[*sitter.Node]*children, len(p.starts))
 	}
 	p.kids[n] = c
 	return c
@@ -274,7 +274,8 @@ func (p *parsed) cursorAt(n *sitter.Node) *sitter.TreeCursor {
 // tree-sitter version (a markdown section's children after a zero-width
 // node).
 func (p *parsed) descend(n *sitter.Node, off int) []*sitter.Node {
-	out := []*sitter.Node{n}
+	out := make([]*sitter.Node, 1, 16)
+	out[0] = n
 	for {
 		c := p.childrenOf(n).at(p, off)
 		if c == nil {

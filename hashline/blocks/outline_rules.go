@@ -319,7 +319,12 @@ func goReceiver(p *parsed, n *sitter.Node) string {
 	if recv == nil {
 		return ""
 	}
-	param := p.childOf(recv, "parameter_declaration")
+	// The receiver's one parameter is its first named child but for a
+	// comment before it; listing every child costs a call into C for each.
+	param := recv.NamedChild(0)
+	if param != nil && p.typ(param) != "parameter_declaration" {
+		param = p.childOf(recv, "parameter_declaration")
+	}
 	if param == nil {
 		return ""
 	}
@@ -335,28 +340,46 @@ func goReceiver(p *parsed, n *sitter.Node) string {
 // parenthesized group is listed with its specs under it.
 func goGroup(kind string, specs ...string) rule {
 	return func(p *parsed, n *sitter.Node, _ bool) []decl {
-		grouped := p.hasToken(n, "(")
-		var names []string
-		var only *sitter.Node
-		for _, c := range p.namedChildren(n) {
-			if !slices.Contains(specs, p.typ(c)) {
-				continue
-			}
-			if only = c; grouped {
-				// The group is labelled with its first names.
-				if names = append(names, goSpecNames(p, c)...); len(names) > 3 {
-					break
-				}
+		// The token after the keyword is the group's '(' or the one spec,
+		// but for a comment there: most declarations need no listing of
+		// their children.
+		if p.childCount(n) > 1 {
+			switch second := p.child(n, 1); {
+			case p.typ(second) == "(":
+				return goGrouped(p, n, kind, specs)
+			case slices.Contains(specs, p.typ(second)):
+				return goSpec(kind)(p, second, true)
 			}
 		}
-		switch {
-		case grouped:
-			return []decl{group(kind, names, n)}
-		case only == nil:
+		if p.hasToken(n, "(") {
+			return goGrouped(p, n, kind, specs)
+		}
+		var only *sitter.Node
+		for _, c := range p.namedChildren(n) {
+			if slices.Contains(specs, p.typ(c)) {
+				only = c
+			}
+		}
+		if only == nil {
 			return nil
 		}
 		return goSpec(kind)(p, only, true)
 	}
+}
+
+// goGrouped reads a parenthesized Go declaration.
+func goGrouped(p *parsed, n *sitter.Node, kind string, specs []string) []decl {
+	var names []string
+	for _, c := range p.namedChildren(n) {
+		if !slices.Contains(specs, p.typ(c)) {
+			continue
+		}
+		// The group is labelled with its first names.
+		if names = append(names, goSpecNames(p, c)...); len(names) > 3 {
+			break
+		}
+	}
+	return []decl{group(kind, names, n)}
 }
 
 // goSpec reads one spec: one declaration for each name it declares, and
@@ -384,14 +407,33 @@ func goSpec(kind string) rule {
 // goSpecNames are the names a spec declares (var a, b = ...): the
 // identifiers it opens with, before its type or its values.
 func goSpecNames(p *parsed, n *sitter.Node) []string {
+	// Most specs declare one name, which opens them and is followed by
+	// neither a ',' nor a comment: one call into C finds it.
+	if first := n.ChildByFieldName("name"); first != nil && int(first.StartByte()) == p.start(n) {
+		end := int(first.EndByte())
+		next := firstNonSpace(p.src, end, p.end(n))
+		if next < 0 || p.src[next] != ',' && p.src[next] != '/' {
+			return []string{strings.TrimSpace(string(p.src[p.start(n):end]))}
+		}
+	}
 	var names []string
 	cur := p.cursorAt(n)
+	t := p.symbols()
 	for ok := cur.GoToFirstChild(); ok; ok = cur.GoToNextSibling() {
+		// These nodes are asked nothing again: read them without keeping
+		// what they were told.
 		c := cur.CurrentNode()
-		switch t := p.typ(c); {
-		case t == ",":
-		case t == "identifier", t == "type_identifier" && len(names) == 0:
-			names = append(names, p.text(c))
+		typ := ""
+		if s := c.Symbol(); int(s) < len(t.names) {
+			typ = t.names[s]
+		}
+		switch typ {
+		case ",":
+		case "identifier", "type_identifier":
+			if typ == "type_identifier" && len(names) > 0 {
+				return names
+			}
+			names = append(names, strings.TrimSpace(string(p.src[c.StartByte():c.EndByte()])))
 		default:
 			return names
 		}

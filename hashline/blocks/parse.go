@@ -137,6 +137,8 @@ func (p *parsed) close() {
 // starting an empty one.
 func lineIndex(src []byte, prefix int) (starts, ends []int) {
 	pos := prefix
+	lines := bytes.Count(src[prefix:], []byte{'\n'}) + 1
+	starts, ends = make([]int, 0, lines), make([]int, 0, lines)
 	for pos < len(src) {
 		i := bytes.IndexByte(src[pos:], '\n')
 		starts = append(starts, pos)

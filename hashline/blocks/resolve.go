@@ -176,7 +176,11 @@ func isWordByte(b byte) bool {
 // byte there is a delimiter's, or its line holds one. Whether a line holds
 // one is looked at once per parse: a minified file is one long line.
 func (p *parsed) mayEndComment(end int) bool {
-	if strings.IndexByte(commentChars, p.src[end-1]) >= 0 {
+	delims := p.lang.delims
+	if delims == "" {
+		delims = commentChars
+	}
+	if strings.IndexByte(delims, p.src[end-1]) >= 0 {
 		return true
 	}
 	line := p.lineOf(end - 1)
@@ -188,7 +192,7 @@ func (p *parsed) mayEndComment(end int) bool {
 	}
 	if p.delims[line-1] == 0 {
 		p.delims[line-1] = 1
-		if bytes.ContainsAny(p.src[p.starts[line-1]:p.ends[line-1]], commentChars) {
+		if bytes.ContainsAny(p.src[p.starts[line-1]:p.ends[line-1]], delims) {
 			p.delims[line-1] = 2
 		}
 	}
