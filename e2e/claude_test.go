@@ -19,25 +19,6 @@ type messagesWire struct {
 	prefix string // mcp__hashline__
 }
 
-// contentText is a content field of the Messages API: a string, or blocks
-// whose text is joined.
-func contentText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	json.Unmarshal(raw, &blocks)
-	var b strings.Builder
-	for _, bl := range blocks {
-		b.WriteString(bl.Text)
-	}
-	return b.String()
-}
-
 func (mw messagesWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	var out hostRequest
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/messages") {
@@ -75,7 +56,7 @@ func (mw messagesWire) decode(r *http.Request, body []byte) (hostRequest, error)
 		}
 		for _, bl := range blocks {
 			if bl.Type == "tool_result" {
-				out.Results = append(out.Results, received{CallID: bl.ToolUseID, Output: contentText(bl.Content), IsError: bl.IsError})
+				out.Results = append(out.Results, received{CallID: bl.ToolUseID, Output: joinedText(bl.Content), IsError: bl.IsError})
 			}
 		}
 	}

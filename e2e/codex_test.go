@@ -45,7 +45,7 @@ func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error
 	}
 	for _, it := range req.Input {
 		if it.Type == "function_call_output" {
-			out.Results = append(out.Results, received{CallID: it.CallID, Output: outputText(it.Output)})
+			out.Results = append(out.Results, received{CallID: it.CallID, Output: joinedText(it.Output)})
 		}
 	}
 	for _, tool := range req.Tools {
@@ -84,20 +84,21 @@ func (rw responsesWire) answer(w http.ResponseWriter, next step, n int) {
 	send("response.completed", map[string]any{"response": resp})
 }
 
-// outputText is a function_call_output's output: a string, or content
-// items whose text is joined.
-func outputText(raw json.RawMessage) string {
+// joinedText is a tool result as the hosts' wires carry it (a Messages
+// content field, a function_call_output's output): a string, or blocks
+// whose text is joined.
+func joinedText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	var items []struct {
+	var blocks []struct {
 		Text string `json:"text"`
 	}
-	json.Unmarshal(raw, &items)
+	json.Unmarshal(raw, &blocks)
 	var b strings.Builder
-	for _, it := range items {
-		b.WriteString(it.Text)
+	for _, bl := range blocks {
+		b.WriteString(bl.Text)
 	}
 	return b.String()
 }
