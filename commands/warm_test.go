@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,4 +115,110 @@ func checkRead(t *testing.T, s *Server, want string) {
 	if snaps := sess.Snapshots(abs); len(snaps) == 0 || snaps[0].Digest != fresh.Digest() {
 		t.Fatalf("read of %q: the session's newest snapshot is not of it", want)
 	}
+}
+
+// A read of the bytes the session last read, of the window it last
+// rendered, shows that view again; any other window, anchor style or
+// path shown is rendered anew, and what the session records as shown is
+// what a fresh render of each window shows, clipped rows left out.
+func TestWarmReadShowsEachWindowAsRendered(t *testing.T) {
+	long := strings.Repeat("é", hashline.MaxLineChars+1)
+	base := "alpha\n\tbeta  \n" + long + "\ngamma\r\ndelta\n"
+	type read struct {
+		path          string
+		offset, limit int
+		anchors       string
+	}
+	whole := read{"f.txt", 1, defaultLimit, "tag"}
+	for _, tc := range []struct {
+		name  string
+		reads []read
+	}{
+		{"whole again", []read{whole, whole, whole}},
+		{"window between", []read{whole, {"f.txt", 2, 2, "tag"}, whole, {"f.txt", 2, 2, "tag"}}},
+		{"anchors between", []read{whole, {"f.txt", 1, defaultLimit, "line"}, whole}},
+		{"windows only", []read{{"f.txt", 4, 1, "tag"}, {"f.txt", 1, 1, "tag"}, {"f.txt", 4, 1, "tag"}}},
+		{"another path between", []read{whole, {"g.txt", 1, defaultLimit, "tag"}, whole}},
+	} {
+		for _, open := range []bool{false, true} {
+			t.Run(tc.name+map[bool]string{false: "/disk", true: "/buffer"}[open], func(t *testing.T) {
+				s, hold := warmServer(t, base, open)
+				hold(base)
+				if err := os.WriteFile(filepath.Join(s.Roots.List()[0], "g.txt"), []byte(base), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				fresh := hashline.NewText(base)
+				seen := map[string]*hashline.LineSet{"f.txt": {}, "g.txt": {}}
+				for i, rd := range tc.reads {
+					r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": rd.path, "offset": rd.offset, "limit": rd.limit, "anchors": rd.anchors}))
+					view := hashline.RenderWindowAs(anchorStyle(rd.anchors), rd.path, fresh, rd.offset, rd.limit)
+					seen[rd.path].Union(view.Seen)
+					if r.Content != view.Content || r.LineCount != max(view.Last-view.First+1, 0) {
+						t.Fatalf("read %d %+v: content\n%q\nwant\n%q", i, rd, r.Content, view.Content)
+					}
+					sess, _ := s.Sessions.Lookup("default")
+					snaps := sess.Snapshots(filepath.Join(s.Roots.List()[0], rd.path))
+					if len(snaps) != 1 || snaps[0].Seen.String() != seen[rd.path].String() {
+						t.Fatalf("read %d %+v: the session holds %d versions; want one, seen %s", i, rd, len(snaps), seen[rd.path])
+					}
+				}
+			})
+		}
+	}
+}
+
+// An edit of an open buffer that has not changed since the session read it
+// is planned against the very text the read hashed: its digest is known,
+// not computed again. A buffer changed since gets a text of its own.
+func TestEditOfUnchangedBufferTakesTheReadText(t *testing.T) {
+	const base = "one\ntwo\nthree\n"
+	for _, tc := range []struct {
+		name    string
+		between string // the buffer's text after the read; "" leaves it as read
+		same    bool   // the edit is planned against the text the read hashed
+	}{
+		{"unchanged", "", true},
+		{"changed", "one\ntwo\nthree!\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, hold := warmServer(t, base, true)
+			store := s.Source.(*documents.Store)
+			abs := filepath.Join(s.Roots.List()[0], "f.txt")
+			sink := &recordingSink{store: store}
+			s.Sink = sink
+			r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "f.txt"}))
+			read, err := store.Live(context.Background(), abs)
+			if err != nil || !read.Text.Hashed() {
+				t.Fatalf("the buffer's text after a read is not hashed (%v)", err)
+			}
+			tag := r.Tag
+			if tc.between != "" {
+				hold(tc.between)
+				tag = mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "f.txt"})).Tag
+			}
+			mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "f.txt", "tag": tag, "ops": "PUT 2.=2:\n+TWO"}))
+			if len(sink.old) != 1 || (sink.old[0] == read.Text) != tc.same {
+				t.Fatalf("the edit was planned against the text the read hashed: %v, want %v", len(sink.old) == 1 && sink.old[0] == read.Text, tc.same)
+			}
+		})
+	}
+}
+
+// recordingSink applies a change set to the open buffers of store, as an
+// editor does, and keeps the live texts it was planned against.
+type recordingSink struct {
+	store *documents.Store
+	old   []*hashline.Text
+}
+
+func (k *recordingSink) Apply(_ context.Context, cs documents.ChangeSet) (documents.Landed, error) {
+	landed := documents.Landed{}
+	for _, fc := range cs.Files {
+		k.old = append(k.old, fc.Old.Text)
+		if err := k.store.Change(fc.Path, fc.Old.Version+1, []documents.Change{{Text: fc.New.Raw()}}); err != nil {
+			return nil, err
+		}
+		landed[fc.Path] = fc.New
+	}
+	return landed, nil
 }

@@ -139,7 +139,7 @@ func benchReads(b *testing.B, texts []string) {
 
 // BenchmarkWarmRead is BenchmarkRead of a text whose bytes the session
 // holds, read anew (another copy of them): compared with what the session
-// holds, not indexed or hashed again.
+// holds, not indexed, hashed or rendered again.
 func BenchmarkWarmRead(b *testing.B) {
 	raw := benchText()
 	s := NewSession()

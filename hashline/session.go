@@ -2,6 +2,7 @@ package hashline
 
 import (
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -13,10 +14,13 @@ const MaxSessions = 32
 // safe for concurrent use. Serializing a session's mutations from gate to
 // commit (docs/design.md §4.3) is the caller's: the core holds no lock across calls.
 type Session struct {
-	mu    sync.Mutex // guards store, regs and guard
+	mu    sync.Mutex // guards store, regs, guard and shown
 	store *Store
 	regs  *Registers
 	guard *Guard
+	// shown is the window the session rendered last, so that a read of
+	// the same bytes and the same window is not rendered again.
+	shown *shownWindow
 
 	used uint64 // recency; guarded by the Sessions mutex
 }
@@ -34,9 +38,63 @@ func (s *Session) Read(path, display string, t *Text, first, limit int) View {
 // ReadAs is Read with rows in the given anchor style.
 func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, limit int) View {
 	s.recall(path, t)
-	v := RenderWindowAs(anchors, display, t, first, limit)
+	w := shownWindow{raw: t.raw, anchors: anchors, display: display, first: first, limit: limit}
+	v, ok := s.reshow(&w, t)
+	if !ok {
+		v = RenderWindowAs(anchors, display, t, first, limit)
+		w.digest, w.view = t.Digest(), v
+		s.keep(&w)
+	}
 	s.Record(path, t, v.Seen)
 	return v
+}
+
+// shownWindow is a rendered window and what it was rendered from. A window
+// depends on nothing else: the same bytes, anchor style, display path and
+// window render to the same view, byte for byte.
+type shownWindow struct {
+	raw          string
+	anchors      Anchors
+	display      string
+	first, limit int
+	digest       Digest // raw's
+	view         View
+}
+
+// maxShownBytes bounds the window a session keeps: one, of a text the
+// store may retain, whose rows are at most this long. Its text is the
+// snapshot's own string when the text is in normalized form (LF, no BOM),
+// so a session holds at most this much more, and at most
+// MaxRetainedFileBytes more again for a text with CRs or a BOM.
+const maxShownBytes = MaxRetainedFileBytes
+
+// reshow is the window the session rendered last, when w asks for that
+// window of the same bytes; t, which holds them, takes their digest. The
+// view returned is the caller's: it shares only the immutable content.
+func (s *Session) reshow(w *shownWindow, t *Text) (View, bool) {
+	s.mu.Lock()
+	last := s.shown
+	s.mu.Unlock()
+	if last == nil || last.anchors != w.anchors || last.first != w.first || last.limit != w.limit ||
+		last.display != w.display || last.raw != w.raw {
+		return View{}, false
+	}
+	t.knowDigest(last.digest)
+	v := last.view
+	v.Seen, v.Clipped = v.Seen.Clone(), slices.Clone(v.Clipped)
+	return v, true
+}
+
+// keep makes w the window the session rendered last, within maxShownBytes.
+func (s *Session) keep(w *shownWindow) {
+	if len(w.raw) > MaxRetainedFileBytes || len(w.view.Content) > maxShownBytes {
+		w = nil
+	} else {
+		w.view.Seen, w.view.Clipped = w.view.Seen.Clone(), slices.Clone(w.view.Clipped)
+	}
+	s.mu.Lock()
+	s.shown = w
+	s.mu.Unlock()
 }
 
 // recall gives t, the live text of path, the digest and the line index of
