@@ -93,22 +93,16 @@ func NewStore() *Store {
 
 // SetEncoding sets the encoding the ranges of later changes are counted in.
 func (s *Store) SetEncoding(e Encoding) {
-	s.mu.Lock()
-	s.enc = e
-	s.mu.Unlock()
+	setLocked(&s.mu, &s.enc, e)
 }
 
 // SetDisk sets where the text of a file the editor does not hold is read.
 func (s *Store) SetDisk(d Disk) {
-	s.mu.Lock()
-	s.files = d
-	s.mu.Unlock()
+	setLocked(&s.mu, &s.files, d)
 }
 
 func (s *Store) disk() Disk {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.files
+	return getLocked(&s.mu, &s.files)
 }
 
 // DiskText is what the disk holds at path, read beneath its root whether
@@ -120,18 +114,14 @@ func (s *Store) DiskText(path string) (string, error) {
 
 // Encoding is the encoding ranges of changes are counted in.
 func (s *Store) Encoding() Encoding {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.enc
+	return getLocked(&s.mu, &s.enc)
 }
 
 // Seq is the store's counter now: the next open, change or close of any
 // document takes a greater one. Noting it before asking the editor for an
 // edit lets Wait tell the editor's answer from what came before.
 func (s *Store) Seq() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.seq
+	return getLocked(&s.mu, &s.seq)
 }
 
 // Open records a document the editor opened, replacing any it held at path.
@@ -581,4 +571,19 @@ func appendStartsIn(dst []int, text string, from, to int) []int {
 		}
 	}
 	return dst
+}
+
+// setLocked sets *field to v under mu: a setting the store's readers take
+// under mu.
+func setLocked[T any](mu *sync.Mutex, field *T, v T) {
+	mu.Lock()
+	*field = v
+	mu.Unlock()
+}
+
+// getLocked is *field read under mu.
+func getLocked[T any](mu *sync.Mutex, field *T) T {
+	mu.Lock()
+	defer mu.Unlock()
+	return *field
 }

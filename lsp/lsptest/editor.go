@@ -372,39 +372,29 @@ func (e *Editor) Holds(rel string) bool {
 
 // SetBehaviour sets how the editor answers the applyEdit requests to come.
 func (e *Editor) SetBehaviour(b ApplyBehaviour) {
-	e.mu.Lock()
-	e.behave = b
-	e.mu.Unlock()
+	setLocked(&e.mu, &e.behave, b)
 }
 
 // SetSave sets how the editor answers the hashline/saveDocument requests
 // to come.
 func (e *Editor) SetSave(b SaveBehaviour) {
-	e.mu.Lock()
-	e.saving = b
-	e.mu.Unlock()
+	setLocked(&e.mu, &e.saving, b)
 }
 
 // Saves returns the URIs the server asked the editor to save so far.
 func (e *Editor) Saves() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]string(nil), e.saves...)
+	return cloneLocked(&e.mu, &e.saves)
 }
 
 // SetStep sets how far a buffer's version moves with each change from now
 // on (1 at first).
 func (e *Editor) SetStep(step int32) {
-	e.mu.Lock()
-	e.step = step
-	e.mu.Unlock()
+	setLocked(&e.mu, &e.step, step)
 }
 
 // Applies returns the applyEdit requests received so far.
 func (e *Editor) Applies() []ApplyEditRequest {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]ApplyEditRequest(nil), e.applies...)
+	return cloneLocked(&e.mu, &e.applies)
 }
 
 // AwaitApply waits for the next applyEdit request to reach the editor, and
@@ -421,17 +411,13 @@ func (e *Editor) AwaitApply() {
 // Progress returns the params of the $/progress notifications received
 // so far.
 func (e *Editor) Progress() []json.RawMessage {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]json.RawMessage(nil), e.progress...)
+	return cloneLocked(&e.mu, &e.progress)
 }
 
 // CreatedTokens returns the tokens the server asked the editor to create
 // with window/workDoneProgress/create.
 func (e *Editor) CreatedTokens() []json.RawMessage {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]json.RawMessage(nil), e.created...)
+	return cloneLocked(&e.mu, &e.created)
 }
 
 // Open opens rel with the text on disk (its BOM kept aside) at version.
@@ -611,4 +597,20 @@ func (e *Editor) WaitServe() int {
 		e.t.FailNow()
 	}
 	return e.serveCode
+}
+
+// setLocked sets *field to v under mu, for the setters a test calls while
+// the server's requests read the field.
+func setLocked[T any](mu *sync.Mutex, field *T, v T) {
+	mu.Lock()
+	*field = v
+	mu.Unlock()
+}
+
+// cloneLocked is a copy of *list taken under mu: what the editor received
+// so far, which goes on growing after the copy.
+func cloneLocked[T any](mu *sync.Mutex, list *[]T) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]T(nil), *list...)
 }
