@@ -1,0 +1,26 @@
+package testenv
+
+import (
+	"io"
+	"os/exec"
+	"testing"
+)
+
+// StartPiped starts cmd with a pipe to its stdin and one from its stdout,
+// for a test that talks to a process it runs, or fails the test. Ending
+// the process is the caller's: some tests close stdin, others kill it.
+func StartPiped(t testing.TB, cmd *exec.Cmd) (stdin io.WriteCloser, stdout io.Reader) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err = cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
