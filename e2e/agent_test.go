@@ -369,11 +369,9 @@ func cloneArgs(args map[string]any) map[string]any {
 func referenceTexts(t *testing.T, bin string, files map[string]string, sent []step) []string {
 	t.Helper()
 	ws := writeFiles(t, files)
-	cmd := exec.Command(bin, "mcp", "--no-editor", "--root", ws)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "reference", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := connectMCP(ctx, "reference", bin, t.TempDir(), nil, "--no-editor", "--root", ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -604,4 +602,14 @@ func readmeBlock(t *testing.T, heading, lang string) string {
 		t.Fatalf("the README's section %s names npx in a form the tests do not know:\n%s", heading, block)
 	}
 	return block + "\n"
+}
+
+// connectMCP starts bin mcp with args, as a terminal agent does, with only
+// PATH and TMPDIR=tmpdir for its environment and its stderr into stderr,
+// and connects the MCP Go SDK's client, named name, to it within ctx.
+func connectMCP(ctx context.Context, name, bin, tmpdir string, stderr io.Writer, args ...string) (*sdk.ClientSession, error) {
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmpdir}
+	cmd.Stderr = stderr
+	return sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 }

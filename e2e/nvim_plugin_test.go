@@ -67,23 +67,15 @@ func runPluginScript(t testing.TB, nvim, bin, script string, prepare func(root s
 	results := filepath.Join(base, "results.txt")
 	serverLog := filepath.Join(base, "server.log")
 	xdg := filepath.Join(base, "xdg")
-	cmd := exec.Command(nvim, "--headless", "--clean", "-u", filepath.Join(testdata, script))
-	cmd.Dir = root
-	cmd.Env = append(append(os.Environ(),
-		"HASHLINE_BIN="+bin,
-		"HASHLINE_ROOT="+root,
-		"HASHLINE_RESULTS="+results,
-		"HASHLINE_PLUGIN="+plugin,
-		"HASHLINE_LOG="+serverLog,
-		"HASHLINE_TMP="+base,
-		"HASHLINE_TESTDATA="+testdata,
-		// Neovim's own files (its LSP log among them) stay in the test's
-		// folder, away from the user's.
-		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
-		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
-		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
-	), env...)
+	cmd := headlessNvim(nvim, root, xdg, []string{"-u", filepath.Join(testdata, script)}, append([]string{
+		"HASHLINE_BIN=" + bin,
+		"HASHLINE_ROOT=" + root,
+		"HASHLINE_RESULTS=" + results,
+		"HASHLINE_PLUGIN=" + plugin,
+		"HASHLINE_LOG=" + serverLog,
+		"HASHLINE_TMP=" + base,
+		"HASHLINE_TESTDATA=" + testdata,
+	}, env...)...)
 	start := time.Now()
 	out, runErr := runNvim(t, cmd)
 	b, readErr := os.ReadFile(results)
@@ -120,6 +112,20 @@ func lspLog(xdg string) string {
 		}
 	}
 	return filepath.Join(xdg, "cache", "nvim", "lsp.log")
+}
+
+// headlessNvim is nvim run from dir with --headless --clean and args,
+// with env added to this process's environment, and Neovim's own files
+// (its LSP log among them) in folders under xdg, away from the user's.
+func headlessNvim(nvim, dir, xdg string, args []string, env ...string) *exec.Cmd {
+	cmd := exec.Command(nvim, append([]string{"--headless", "--clean"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), env...),
+		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
+		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
+		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
+	return cmd
 }
 
 var errTimeout = errors.New("nvim did not finish within 60 s")

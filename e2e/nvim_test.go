@@ -15,7 +15,14 @@ import (
 
 func buildServer(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hashline-ls")
+	return buildServerIn(t, t.TempDir())
+}
+
+// buildServerIn builds hashline-ls into dir, for a binary that outlives
+// the test building it, and returns its path.
+func buildServerIn(t testing.TB, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "hashline-ls")
 	cmd := exec.Command("go", "build", "-o", bin, "../cmd/hashline-ls")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
@@ -42,9 +49,7 @@ func TestNeovim(t *testing.T) {
 	results := filepath.Join(base, "results.txt")
 	script, _ := filepath.Abs("testdata/nvim_session.lua")
 	testdata, _ := filepath.Abs("testdata/nvim_plugin")
-	cmd := exec.Command(nvim, "--headless", "--clean", "-u", script)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_TESTDATA="+testdata)
+	cmd := headlessNvim(nvim, root, filepath.Join(base, "xdg"), []string{"-u", script}, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_TESTDATA="+testdata)
 	out, err := runNvim(t, cmd)
 	if errors.Is(err, errTimeout) {
 		t.Fatalf("%v\n%s", err, out)

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,11 +72,7 @@ func TestScenarios(t *testing.T) {
 			}
 			nvim := testenv.Editor(t, "nvim")
 			if bin == "" {
-				out := filepath.Join(binDir, "hashline-ls")
-				if b, err := exec.Command("go", "build", "-o", out, "../cmd/hashline-ls").CombinedOutput(); err != nil {
-					t.Fatalf("build: %v\n%s", err, b)
-				}
-				bin = out
+				bin = buildServerIn(t, binDir)
 			}
 			if real := neovimTranscript(t, nvim, bin, file, sc); real != string(want) {
 				t.Errorf("Neovim's transcript differs from %s:\n%s", golden, real)
@@ -179,10 +174,7 @@ func neovimTranscript(t *testing.T, nvim, bin, file string, sc scenario) string 
 		t.Fatal(err)
 	}
 	results := filepath.Join(base, "results.txt")
-	cmd := exec.Command(nvim, "--headless", "--clean", "-u", script)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_SCENARIO="+scenarioPath,
-		"XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_CACHE_HOME="+filepath.Join(base, "cache"))
+	cmd := headlessNvim(nvim, root, base, []string{"-u", script}, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_SCENARIO="+scenarioPath)
 	out, err := runNvim(t, cmd)
 	b, rerr := os.ReadFile(results)
 	if err != nil || rerr != nil || strings.Contains(string(b), "\nerror: ") || strings.HasPrefix(string(b), "error: ") {
