@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -309,12 +308,7 @@ func TestLockBetweenProcesses(t *testing.T) {
 	sub := filepath.Join(root, "Sub")
 	for _, ending := range []string{"release", "die"} {
 		t.Run(ending, func(t *testing.T) {
-			self, err := os.Executable()
-			if err != nil {
-				t.Fatal(err)
-			}
-			helper := exec.Command(self)
-			helper.Env = append(os.Environ(), "HASHLINE_LOCK_HELPER="+sub)
+			helper := testenv.Self(t, []string{"HASHLINE_LOCK_HELPER=" + sub})
 			stdin, stdout := testenv.StartPiped(t, helper)
 			defer helper.Process.Kill()
 			if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "locked\n" {

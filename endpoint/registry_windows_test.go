@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,11 +144,7 @@ func TestAllowSID(t *testing.T) {
 // is missing (the pid was reused) is found stale by Dial.
 func TestStaleEntriesWindows(t *testing.T) {
 	r := testRegistry(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	exited := exec.Command(self, "-test.run", "^$")
+	exited := testenv.Self(t, nil, "-test.run", "^$")
 	if err := exited.Run(); err != nil {
 		t.Fatal(err)
 	}
