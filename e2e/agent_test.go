@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -21,6 +22,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hashline-ls/commands"
+	"hashline-ls/internal/testenv"
 )
 
 // The terminal agents' tests share this file: a model played by a server
@@ -68,6 +70,15 @@ type hostRequest struct {
 	// aside answers a request the agent makes for itself (a title, a
 	// routing choice), which is not a step of the session.
 	aside func(w http.ResponseWriter)
+}
+
+// decodePost decodes body, the JSON of a POST to a path ending in suffix,
+// into req; any other request is not one of the api's.
+func decodePost(r *http.Request, body []byte, suffix, api string, req any) error {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, suffix) {
+		return fmt.Errorf("not a %s request", api)
+	}
+	return json.Unmarshal(body, req)
 }
 
 // wire is an agent's protocol to its model.
@@ -264,12 +275,22 @@ func agentDirs(t *testing.T, files map[string]string) (ws, tmpdir string) {
 			t.Fatal(err)
 		}
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, ws, files)
 	return ws, tmpdir
+}
+
+// setUpAgent is where each terminal agent's test starts: the agent's CLI
+// as npm installed it at cli, the server built, and a workspace holding
+// the session's files and config (the agent's configuration, by path in
+// the workspace) beside a TMPDIR of its own.
+func setUpAgent(t *testing.T, cli string, config map[string]string) (path, bin, ws, tmpdir string) {
+	t.Helper()
+	path = needNPM(t, cli)
+	bin = buildServer(t)
+	files := sessionFiles()
+	maps.Copy(files, config)
+	ws, tmpdir = agentDirs(t, files)
+	return path, bin, ws, tmpdir
 }
 
 // bigPy is a 300-line Python file with the quotes, backslashes and tabs

@@ -21,9 +21,6 @@ type responsesWire struct {
 
 func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	var out hostRequest
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
-		return out, fmt.Errorf("not a Responses API request")
-	}
 	var req struct {
 		Input []struct {
 			Type   string          `json:"type"`
@@ -40,7 +37,7 @@ func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error
 			} `json:"tools"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
+	if err := decodePost(r, body, "/responses", "Responses API", &req); err != nil {
 		return out, err
 	}
 	for _, it := range req.Input {
@@ -235,9 +232,7 @@ var codexExtras = []step{
 // session every agent's model plays (playSession), then two calls that
 // break what Codex drops from the schemas.
 func TestCodexDisk(t *testing.T) {
-	codex := needNPM(t, ".bin/codex")
-	bin := buildServer(t)
-	ws, tmpdir := agentDirs(t, sessionFiles())
+	codex, bin, ws, tmpdir := setUpAgent(t, ".bin/codex", nil)
 	res := runCodex(t, codexRun{codex: codex, bin: bin, ws: ws, tmpdir: tmpdir,
 		think: playSession(nil, codexExtras...), prompt: "Change the greeting in greet.py from hello to hi."})
 	got := checkSession(t, sessionRun{agent: "Codex", model: res.model, bin: bin, ws: ws}, len(codexExtras))
