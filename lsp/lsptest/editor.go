@@ -356,11 +356,19 @@ func (e *Editor) buffer(rel string) buffer {
 	e.t.Helper()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	b := e.heldLocked(rel, "the editor holds no buffer for %s")
+	return *b
+}
+
+// heldLocked is rel's buffer, which e.mu, held, guards; if the editor
+// holds none it fails the test with why, formatted with rel.
+func (e *Editor) heldLocked(rel, why string) *buffer {
+	e.t.Helper()
 	b := e.bufs[e.Path(rel)]
 	if b == nil {
-		e.t.Fatalf("the editor holds no buffer for %s", rel)
+		e.t.Fatalf(why, rel)
 	}
-	return *b
+	return b
 }
 
 // Holds reports whether the editor holds a buffer for rel.
@@ -451,10 +459,7 @@ func (e *Editor) TypeAt(rel string, start, end int, text string, hold bool) {
 	e.t.Helper()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	b := e.bufs[e.Path(rel)]
-	if b == nil {
-		e.t.Fatalf("typing into %s, which the editor does not hold", rel)
-	}
+	b := e.heldLocked(rel, "typing into %s, which the editor does not hold")
 	r := Range{Start: clientPosition(b.text, start, e.enc), End: clientPosition(b.text, end, e.enc)}
 	b.text = b.text[:start] + text + b.text[end:]
 	n := note{"textDocument/didChange", b.changed(e.step, changeEvent{Range: &r, Text: text})}
