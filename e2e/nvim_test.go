@@ -40,12 +40,7 @@ func TestNeovim(t *testing.T) {
 	bin := buildServer(t)
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "greet.py"), []byte("def greet(name):\n    return f\"hello {name}\"\n\nprint(greet(\"x\"))\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFiles(t, root, map[string]string{"greet.py": "def greet(name):\n    return f\"hello {name}\"\n\nprint(greet(\"x\"))\n"})
 	results := filepath.Join(base, "results.txt")
 	script, _ := filepath.Abs("testdata/nvim_session.lua")
 	testdata, _ := filepath.Abs("testdata/nvim_plugin")

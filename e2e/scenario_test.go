@@ -159,12 +159,7 @@ func offset(t *testing.T, text string, at [2]int) int {
 func neovimTranscript(t *testing.T, nvim, bin, file string, sc scenario) string {
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, sc.File), []byte(sc.Text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFiles(t, root, map[string]string{sc.File: sc.Text})
 	script, err := filepath.Abs("testdata/scenario.lua")
 	if err != nil {
 		t.Fatal(err)
