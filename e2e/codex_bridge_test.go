@@ -206,7 +206,7 @@ type bufferState struct {
 
 func startEditor(t *testing.T, nvim, script string, env map[string]string, base string) *editorRun {
 	t.Helper()
-	e := &editorRun{out: &strings.Builder{}, exited: make(chan error, 1),
+	e := &editorRun{exited: make(chan error, 1),
 		readyFile: filepath.Join(base, "ready"), doneFile: filepath.Join(base, "done"), stateFile: filepath.Join(base, "state.json"),
 		results: filepath.Join(base, "results.txt"), serverLog: filepath.Join(base, "server.log"),
 		lspLog: filepath.Join(base, "xdg", "state", "nvim", "lsp.log")}
@@ -216,10 +216,7 @@ func startEditor(t *testing.T, nvim, script string, env map[string]string, base 
 	for k, v := range env {
 		e.cmd.Env = append(e.cmd.Env, k+"="+v)
 	}
-	e.cmd.Stdout, e.cmd.Stderr = e.out, e.out
-	if err := e.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	e.out = startKept(t, e.cmd)
 	go func() { e.exited <- e.cmd.Wait() }()
 	t.Cleanup(func() {
 		if e.cmd.ProcessState == nil {

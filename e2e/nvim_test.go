@@ -184,14 +184,22 @@ func headlessNvim(nvim, dir, xdg string, args []string, env ...string) *exec.Cmd
 
 var errTimeout = errors.New("nvim did not finish within 60 s")
 
-// runNvim runs cmd, gathering its output, and kills it after 60 s.
-func runNvim(t testing.TB, cmd *exec.Cmd) (output string, err error) {
+// startKept starts cmd with what it writes on stdout and stderr kept, in
+// the order written, or fails the test.
+func startKept(t testing.TB, cmd *exec.Cmd) *strings.Builder {
 	t.Helper()
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return &out
+}
+
+// runNvim runs cmd, gathering its output, and kills it after 60 s.
+func runNvim(t testing.TB, cmd *exec.Cmd) (output string, err error) {
+	t.Helper()
+	out := startKept(t, cmd)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
