@@ -190,13 +190,7 @@ func (s *Store) Close(path string) {
 
 // Get returns the open document at path.
 func (s *Store) Get(path string) (Doc, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.docs[path]
-	if !ok {
-		return Doc{}, false
-	}
-	return e.handOut(), true
+	return entryLocked(s, path, (*entry).handOut)
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
@@ -217,16 +211,12 @@ func (s *Store) LiveKnown(ctx context.Context, abs string, known *hashline.Text)
 
 // buffer is the Live text of the document at abs, if the editor holds it.
 func (s *Store) buffer(abs string) (Live, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.docs[abs]
-	if !ok {
-		return Live{}, false
-	}
-	if e.live == nil {
-		e.live = hashline.NewLazyText(e.handOut().Text)
-	}
-	return Live{Text: e.live, Version: e.doc.Version, Open: true}, true
+	return entryLocked(s, abs, func(e *entry) Live {
+		if e.live == nil {
+			e.live = hashline.NewLazyText(e.handOut().Text)
+		}
+		return Live{Text: e.live, Version: e.doc.Version, Open: true}
+	})
 }
 
 // adopt makes t the Live text of the document at path, when it holds t's
@@ -579,6 +569,19 @@ func setLocked[T any](mu *sync.Mutex, field *T, v T) {
 	mu.Lock()
 	*field = v
 	mu.Unlock()
+}
+
+// entryLocked is f of the open document at path, under s.mu; false when
+// there is none.
+func entryLocked[T any](s *Store, path string, f func(*entry) T) (T, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.docs[path]
+	if !ok {
+		var none T
+		return none, false
+	}
+	return f(e), true
 }
 
 // getLocked is *field read under mu.
