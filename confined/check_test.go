@@ -82,3 +82,14 @@ func stagedInNewDir(t *testing.T, root, rel string, perm fs.FileMode, like *Info
 	}
 	return d, tmp
 }
+
+// openedDir is the folder rel beneath root, open until the test ends.
+func openedDir(t *testing.T, root, rel string) *Dir {
+	t.Helper()
+	d, err := OpenDir(root, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}

@@ -158,16 +158,8 @@ func TestDir(t *testing.T) {
 // is released, and a cancelled wait gives up.
 func TestLock(t *testing.T) {
 	root, _ := tree(t)
-	a, err := OpenDir(root, "sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := OpenDir(root, "sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openedDir(t, root, "sub")
+	b := openedDir(t, root, "sub")
 	unlock, err := Lock(context.Background(), a, a)
 	if err != nil {
 		t.Fatal(err)

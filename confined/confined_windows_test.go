@@ -106,16 +106,12 @@ func TestDirWindows(t *testing.T) {
 // which also leaves the impostor alone.
 func TestFolderSwappedAfterOpen(t *testing.T) {
 	root, _ := winTree(t)
-	d, err := OpenDir(root, "Sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openedDir(t, root, "Sub")
 	if err := os.Rename(filepath.Join(root, "Sub"), filepath.Join(root, "Checked")); err != nil {
 		t.Fatal(err)
 	}
 	testenv.WriteFiles(t, root, map[string]string{"Sub/Data.txt": "impostor\n"})
-	err = func() error {
+	err := func() error {
 		tmp, err := d.Stage("Data.txt", "edited\n", 0o644, nil)
 		if err != nil {
 			return err
@@ -269,11 +265,7 @@ func creationOf(t *testing.T, path string) time.Time {
 // a scanner does for a moment, waits for it to let go.
 func TestRenameWaitsForASharingProgram(t *testing.T) {
 	root, _ := winTree(t)
-	d, err := OpenDir(root, "Sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openedDir(t, root, "Sub")
 	tmp, err := d.Stage("Data.txt", "edited\n", 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -314,11 +306,7 @@ func TestLockBetweenProcesses(t *testing.T) {
 			if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "locked\n" {
 				t.Fatalf("helper: %q", line)
 			}
-			d, err := OpenDir(root, "Sub")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
+			d := openedDir(t, root, "Sub")
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			if _, err := Lock(ctx, d); !errors.Is(err, context.DeadlineExceeded) {
