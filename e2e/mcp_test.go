@@ -19,10 +19,7 @@ import (
 // third-party MCP clients.
 func npmModules(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(".cache/npm/node_modules")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := absPath(t, ".cache/npm/node_modules")
 	return dir
 }
 

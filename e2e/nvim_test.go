@@ -32,6 +32,16 @@ func buildServerIn(t testing.TB, dir string) string {
 	return bin
 }
 
+// absPath is rel made absolute, against the e2e folder the tests run in.
+func absPath(t testing.TB, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 var summaryRe = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
 
 // TestNeovim runs a scripted session in Debian's Neovim (0.7) with its
@@ -102,14 +112,8 @@ func TestNeovimPlugin(t *testing.T) {
 // workspace first; env adds variables.
 func runPluginScript(t testing.TB, nvim, bin, script string, prepare func(root string), env ...string) string {
 	t.Helper()
-	plugin, err := filepath.Abs("../editors/neovim")
-	if err != nil {
-		t.Fatal(err)
-	}
-	testdata, err := filepath.Abs("testdata/nvim_plugin")
-	if err != nil {
-		t.Fatal(err)
-	}
+	plugin := absPath(t, "../editors/neovim")
+	testdata := absPath(t, "testdata/nvim_plugin")
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
 	if err := copyTree(filepath.Join(testdata, "ws"), root); err != nil {

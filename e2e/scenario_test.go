@@ -160,14 +160,8 @@ func neovimTranscript(t *testing.T, nvim, bin, file string, sc scenario) string 
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
 	testenv.WriteFiles(t, root, map[string]string{sc.File: sc.Text})
-	script, err := filepath.Abs("testdata/scenario.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenarioPath, err := filepath.Abs(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	script := absPath(t, "testdata/scenario.lua")
+	scenarioPath := absPath(t, file)
 	results := filepath.Join(base, "results.txt")
 	cmd := headlessNvim(nvim, root, base, []string{"-u", script}, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_SCENARIO="+scenarioPath)
 	out, err := runNvim(t, cmd)
