@@ -176,23 +176,15 @@ func startOutbound(t *testing.T) (*outbound, string) {
 		t.Fatal(err)
 	}
 	o := &outbound{}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetReadDeadline(time.Now().Add(5 * time.Second))
-				line, _ := bufio.NewReader(c).ReadString('\n')
-				o.mu.Lock()
-				o.tried = append(o.tried, strings.TrimSpace(line))
-				o.mu.Unlock()
-				io.WriteString(c, "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-			}()
-		}
-	}()
+	go testenv.ServeEach(ln, func(c net.Conn) {
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		o.mu.Lock()
+		o.tried = append(o.tried, strings.TrimSpace(line))
+		o.mu.Unlock()
+		io.WriteString(c, "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+	})
 	t.Cleanup(func() { ln.Close() })
 	return o, "http://" + ln.Addr().String()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,21 +44,13 @@ func TestPublishListDialCloseWindows(t *testing.T) {
 	}
 	// Two clients in turn, and one while another is served: each gets the
 	// other end's bytes.
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				b := make([]byte, 5)
-				if _, err := io.ReadFull(c, b); err == nil {
-					c.Write(append([]byte("got "), b...))
-				}
-			}()
+	go testenv.ServeEach(l, func(c net.Conn) {
+		defer c.Close()
+		b := make([]byte, 5)
+		if _, err := io.ReadFull(c, b); err == nil {
+			c.Write(append([]byte("got "), b...))
 		}
-	}()
+	})
 	for i := range 3 {
 		c, err := r.Dial(context.Background(), list[0])
 		if err != nil {

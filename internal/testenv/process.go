@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"io"
+	"net"
 	"os/exec"
 	"testing"
 )
@@ -23,4 +24,16 @@ func StartPiped(t testing.TB, cmd *exec.Cmd) (stdin io.WriteCloser, stdout io.Re
 		t.Fatal(err)
 	}
 	return stdin, stdout
+}
+
+// ServeEach serves each connection l accepts with serve, in a goroutine of
+// its own, until l is closed.
+func ServeEach(l net.Listener, serve func(net.Conn)) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go serve(c)
+	}
 }
