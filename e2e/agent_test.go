@@ -62,6 +62,20 @@ type offeredTool struct {
 	Schema      map[string]any
 }
 
+// functionDecl is a tool as the chat completions, Responses and Gemini
+// wires declare it: a name, a description and a JSON schema of its
+// parameters.
+type functionDecl struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters"`
+}
+
+// offered is the tool f declares, its name without the agent's prefix.
+func (f functionDecl) offered(prefix string) offeredTool {
+	return offeredTool{Name: strings.TrimPrefix(f.Name, prefix), Description: f.Description, Schema: f.Parameters}
+}
+
 // hostRequest is one request of an agent to the model, as its wire
 // decodes it.
 type hostRequest struct {

@@ -28,13 +28,9 @@ func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error
 			Output json.RawMessage `json:"output"`
 		} `json:"input"`
 		Tools []struct {
-			Type  string `json:"type"`
-			Name  string `json:"name"`
-			Tools []struct {
-				Name        string         `json:"name"`
-				Description string         `json:"description"`
-				Parameters  map[string]any `json:"parameters"`
-			} `json:"tools"`
+			Type  string         `json:"type"`
+			Name  string         `json:"name"`
+			Tools []functionDecl `json:"tools"`
 		} `json:"tools"`
 	}
 	if err := decodePost(r, body, "/responses", "Responses API", &req); err != nil {
@@ -48,7 +44,7 @@ func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error
 	for _, tool := range req.Tools {
 		if tool.Type == "namespace" && tool.Name == rw.namespace {
 			for _, f := range tool.Tools {
-				out.Tools = append(out.Tools, offeredTool{Name: f.Name, Description: f.Description, Schema: f.Parameters})
+				out.Tools = append(out.Tools, f.offered(""))
 			}
 		}
 	}

@@ -58,9 +58,7 @@ func (gw geminiWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 		} `json:"contents"`
 		Tools []struct {
 			FunctionDeclarations []struct {
-				Name                 string         `json:"name"`
-				Description          string         `json:"description"`
-				Parameters           map[string]any `json:"parameters"`
+				functionDecl
 				ParametersJSONSchema map[string]any `json:"parametersJsonSchema"`
 			} `json:"functionDeclarations"`
 		} `json:"tools"`
@@ -78,11 +76,11 @@ func (gw geminiWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	}
 	for _, tool := range req.Tools {
 		for _, f := range tool.FunctionDeclarations {
-			schema := f.ParametersJSONSchema
-			if schema == nil {
-				schema = f.Parameters
+			o := f.offered(gw.prefix)
+			if f.ParametersJSONSchema != nil {
+				o.Schema = f.ParametersJSONSchema
 			}
-			out.Tools = append(out.Tools, offeredTool{Name: strings.TrimPrefix(f.Name, gw.prefix), Description: f.Description, Schema: schema})
+			out.Tools = append(out.Tools, o)
 		}
 	}
 	return out, nil

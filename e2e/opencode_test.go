@@ -35,7 +35,7 @@ func (cw chatWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 		}
 	}
 	for _, tool := range req.Tools {
-		out.Tools = append(out.Tools, offeredTool{Name: strings.TrimPrefix(tool.Function.Name, cw.prefix), Description: tool.Function.Description, Schema: tool.Function.Parameters})
+		out.Tools = append(out.Tools, tool.Function.offered(cw.prefix))
 	}
 	return out, nil
 }
