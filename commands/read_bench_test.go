@@ -4,15 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"hashline-ls/documents"
-	"hashline-ls/hashline"
 	"hashline-ls/internal/floor"
-	"hashline-ls/workspace"
 )
 
 // A warm read is a read of a file whose bytes are the ones the session was
@@ -33,30 +28,16 @@ func warmText() string {
 }
 
 func BenchmarkWarmReadDisk(b *testing.B) {
-	dir := b.TempDir()
 	text := warmText()
-	if err := os.WriteFile(filepath.Join(dir, "warm.go"), []byte(text), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	roots, err := workspace.New(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	disk := documents.Disk{Roots: roots}
-	benchWarmRead(b, &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: disk, Sink: disk}, text)
+	s, hold := serveOne(b, "warm.go", text, false)
+	hold(text)
+	benchWarmRead(b, s, text)
 }
 
 func BenchmarkWarmReadOpen(b *testing.B) {
-	dir := b.TempDir()
 	text := warmText()
-	roots, err := workspace.New(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	store := documents.NewStore()
-	store.SetDisk(documents.Disk{Roots: roots})
-	store.Open(filepath.Join(roots.List()[0], "warm.go"), "file:///warm.go", 1, text)
-	benchWarmRead(b, &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: store, Sink: documents.Disk{Roots: roots}}, text)
+	s, _ := serveOne(b, "warm.go", text, true)
+	benchWarmRead(b, s, text)
 }
 
 func benchWarmRead(b *testing.B, s *Server, text string) {

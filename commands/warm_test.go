@@ -70,16 +70,23 @@ func flip(s string, i int) string {
 // warmServer serves f.txt holding text from disk, or from an editor's
 // buffer when open is set; hold makes the file hold a text.
 func warmServer(t *testing.T, text string, open bool) (*Server, func(string)) {
+	return serveOne(t, "f.txt", text, open)
+}
+
+// serveOne serves the file name, from disk (written by hold, not yet
+// there), or from an editor's buffer holding text when open is set; hold
+// makes the file hold a text.
+func serveOne(t testing.TB, name, text string, open bool) (s *Server, hold func(string)) {
 	t.Helper()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "f.txt")
+	path := filepath.Join(dir, name)
 	roots, err := workspace.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	disk := documents.Disk{Roots: roots}
-	s := &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: disk, Sink: disk}
-	abs := filepath.Join(roots.List()[0], "f.txt")
+	s = &Server{Roots: roots, Sessions: hashline.NewSessions(), Source: disk, Sink: disk}
+	abs := filepath.Join(roots.List()[0], name)
 	if !open {
 		return s, func(text string) {
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -89,7 +96,7 @@ func warmServer(t *testing.T, text string, open bool) (*Server, func(string)) {
 	}
 	store := documents.NewStore()
 	store.SetDisk(disk)
-	store.Open(abs, "file:///f.txt", 1, text)
+	store.Open(abs, "file:///"+name, 1, text)
 	s.Source = store
 	version := int32(1)
 	return s, func(text string) {

@@ -299,3 +299,16 @@ func (d *Dir) Entries() ([]fs.DirEntry, error) {
 	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return es, err
 }
+
+// betweenNames checks from and to as names in d for op, then runs move,
+// and reports its error as op's from the one name to the other: Rename
+// and Link on every system.
+func (d *Dir) betweenNames(op, from, to string, move func() error) error {
+	if err := errors.Join(d.check(op, from), d.check(op, to)); err != nil {
+		return err
+	}
+	if err := move(); err != nil {
+		return &os.LinkError{Op: op, Old: filepath.Join(d.name, from), New: filepath.Join(d.name, to), Err: err}
+	}
+	return nil
+}

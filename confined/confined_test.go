@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -41,13 +40,7 @@ func openers(t *testing.T, f func(t *testing.T)) {
 // or lead out, and a folder outside it.
 func tree(t *testing.T) (root, outside string) {
 	t.Helper()
-	base := t.TempDir()
-	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
-	testenv.WriteFiles(t, base, map[string]string{
-		"root/sub/data.txt": "inside\n",
-		"outside/data.txt":  "outside\n",
-		"root/big.txt":      strings.Repeat("x", 100),
-	})
+	root, outside = rootBesideOutside(t, "sub/data.txt")
 	if err := unix.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +60,7 @@ func tree(t *testing.T) (root, outside string) {
 func TestReadFile(t *testing.T) {
 	openers(t, func(t *testing.T) {
 		root, _ := tree(t)
-		for _, c := range []struct {
-			rel  string
-			want string
-			err  error
-		}{
+		checkReads(t, root, []readCase{
 			{rel: "sub/data.txt", want: "inside\n"},
 			{rel: "in.txt", want: "inside\n"}, // a link that stays inside
 			{rel: "up.txt", err: ErrOutside},
@@ -82,20 +71,7 @@ func TestReadFile(t *testing.T) {
 			{rel: "sub", err: ErrNotRegular},
 			{rel: "big.txt", err: ErrTooLarge},
 			{rel: "missing.txt", err: fs.ErrNotExist},
-		} {
-			t.Run(c.rel, func(t *testing.T) {
-				b, _, err := ReadFile(root, c.rel, 50)
-				if c.err != nil {
-					if !errors.Is(err, c.err) {
-						t.Fatalf("ReadFile = %q, %v; want %v", b, err, c.err)
-					}
-					return
-				}
-				if err != nil || string(b) != c.want {
-					t.Fatalf("ReadFile = %q, %v; want %q", b, err, c.want)
-				}
-			})
-		}
+		})
 	})
 }
 
@@ -163,31 +139,11 @@ func TestReadFileSwappedForFIFO(t *testing.T) {
 func TestDir(t *testing.T) {
 	openers(t, func(t *testing.T) {
 		root, _ := tree(t)
-		d, err := MakeDir(root, "new/deeper", 0o755)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		if fi, err := os.Stat(filepath.Join(root, "new", "deeper")); err != nil || !fi.IsDir() {
-			t.Fatalf("MakeDir left %v, %v", fi, err)
-		}
 		like := &Info{UID: uint32(os.Getuid()), GID: uint32(os.Getgid())}
 		if os.Geteuid() == 0 {
 			like.UID, like.GID = 1234, 5678
 		}
-		tmp, err := d.Stage("f.txt", "staged\n", 0o640, like)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Link(tmp, "f.txt"); err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Link(tmp, "f.txt"); !errors.Is(err, fs.ErrExist) {
-			t.Fatalf("second Link = %v, want fs.ErrExist", err)
-		}
-		if err := d.Remove(tmp); err != nil {
-			t.Fatal(err)
-		}
+		d, _ := stagedInNewDir(t, root, "new/deeper", 0o640, like)
 		got, info, err := d.Read("f.txt", 100)
 		if err != nil || string(got) != "staged\n" || info.Mode.Perm() != 0o640 || info.UID != like.UID || info.GID != like.GID {
 			t.Fatalf("Read = %q %+v %v", got, info, err)
@@ -202,16 +158,8 @@ func TestDir(t *testing.T) {
 // is released, and a cancelled wait gives up.
 func TestLock(t *testing.T) {
 	root, _ := tree(t)
-	a, err := OpenDir(root, "sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := OpenDir(root, "sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openedDir(t, root, "sub")
+	b := openedDir(t, root, "sub")
 	unlock, err := Lock(context.Background(), a, a)
 	if err != nil {
 		t.Fatal(err)

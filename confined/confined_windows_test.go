@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,25 +49,14 @@ func holdLock(dir string) int {
 // beside the root.
 func winTree(t *testing.T) (root, outside string) {
 	t.Helper()
-	base := t.TempDir()
-	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
-	testenv.WriteFiles(t, base, map[string]string{
-		"root/Sub/Data.txt": "inside\n",
-		"outside/data.txt":  "outside\n",
-		"root/big.txt":      strings.Repeat("x", 100),
-	})
-	return root, outside
+	return rootBesideOutside(t, "Sub/Data.txt")
 }
 
 // Names are looked up as Windows does (either separator, any case), and
 // nothing outside the root, no folder and nothing too large is read.
 func TestReadFileWindows(t *testing.T) {
 	root, _ := winTree(t)
-	for _, c := range []struct {
-		rel  string
-		want string
-		err  error
-	}{
+	checkReads(t, root, []readCase{
 		{rel: `Sub\Data.txt`, want: "inside\n"},
 		{rel: "sub/data.TXT", want: "inside\n"},
 		{rel: `..\outside\data.txt`, err: ErrOutside},
@@ -76,20 +64,7 @@ func TestReadFileWindows(t *testing.T) {
 		{rel: "Sub", err: ErrNotRegular},
 		{rel: "big.txt", err: ErrTooLarge},
 		{rel: "missing.txt", err: fs.ErrNotExist},
-	} {
-		t.Run(c.rel, func(t *testing.T) {
-			b, _, err := ReadFile(root, c.rel, 50)
-			if c.err != nil {
-				if !errors.Is(err, c.err) {
-					t.Fatalf("ReadFile = %q, %v; want %v", b, err, c.err)
-				}
-				return
-			}
-			if err != nil || string(b) != c.want {
-				t.Fatalf("ReadFile = %q, %v; want %q", b, err, c.want)
-			}
-		})
-	}
+	})
 	// Two names of one file give one ID, which Lock orders folders by.
 	_, a, err := ReadFile(root, `Sub\Data.txt`, 50)
 	if err != nil {
@@ -105,27 +80,7 @@ func TestReadFileWindows(t *testing.T) {
 // not one plain element on Windows is refused before anything is touched.
 func TestDirWindows(t *testing.T) {
 	root, _ := winTree(t)
-	d, err := MakeDir(root, `new\deeper`, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if fi, err := os.Stat(filepath.Join(root, "new", "deeper")); err != nil || !fi.IsDir() {
-		t.Fatalf("MakeDir left %v, %v", fi, err)
-	}
-	tmp, err := d.Stage("f.txt", "staged\n", 0o644, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Link(tmp, "f.txt"); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Link(tmp, "f.txt"); !errors.Is(err, fs.ErrExist) {
-		t.Fatalf("second Link = %v, want fs.ErrExist", err)
-	}
-	if err := d.Remove(tmp); err != nil {
-		t.Fatal(err)
-	}
+	d, tmp := stagedInNewDir(t, root, `new\deeper`, 0o644, nil)
 	if ok, err := d.Exists(tmp); ok || err != nil {
 		t.Fatalf("Exists(%s) after Remove = %v, %v", tmp, ok, err)
 	}
@@ -151,16 +106,12 @@ func TestDirWindows(t *testing.T) {
 // which also leaves the impostor alone.
 func TestFolderSwappedAfterOpen(t *testing.T) {
 	root, _ := winTree(t)
-	d, err := OpenDir(root, "Sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openedDir(t, root, "Sub")
 	if err := os.Rename(filepath.Join(root, "Sub"), filepath.Join(root, "Checked")); err != nil {
 		t.Fatal(err)
 	}
 	testenv.WriteFiles(t, root, map[string]string{"Sub/Data.txt": "impostor\n"})
-	err = func() error {
+	err := func() error {
 		tmp, err := d.Stage("Data.txt", "edited\n", 0o644, nil)
 		if err != nil {
 			return err
@@ -314,11 +265,7 @@ func creationOf(t *testing.T, path string) time.Time {
 // a scanner does for a moment, waits for it to let go.
 func TestRenameWaitsForASharingProgram(t *testing.T) {
 	root, _ := winTree(t)
-	d, err := OpenDir(root, "Sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openedDir(t, root, "Sub")
 	tmp, err := d.Stage("Data.txt", "edited\n", 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -353,32 +300,13 @@ func TestLockBetweenProcesses(t *testing.T) {
 	sub := filepath.Join(root, "Sub")
 	for _, ending := range []string{"release", "die"} {
 		t.Run(ending, func(t *testing.T) {
-			self, err := os.Executable()
-			if err != nil {
-				t.Fatal(err)
-			}
-			helper := exec.Command(self)
-			helper.Env = append(os.Environ(), "HASHLINE_LOCK_HELPER="+sub)
-			stdin, err := helper.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := helper.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := helper.Start(); err != nil {
-				t.Fatal(err)
-			}
+			helper := testenv.Self(t, []string{"HASHLINE_LOCK_HELPER=" + sub})
+			stdin, stdout := testenv.StartPiped(t, helper)
 			defer helper.Process.Kill()
 			if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "locked\n" {
 				t.Fatalf("helper: %q", line)
 			}
-			d, err := OpenDir(root, "Sub")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
+			d := openedDir(t, root, "Sub")
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			if _, err := Lock(ctx, d); !errors.Is(err, context.DeadlineExceeded) {

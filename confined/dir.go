@@ -112,25 +112,13 @@ func (d *Dir) writeStaged(f *os.File, _, data string, perm fs.FileMode, like *In
 
 // Rename renames from to to inside the folder, replacing to.
 func (d *Dir) Rename(from, to string) error {
-	if err := errors.Join(d.check("rename", from), d.check("rename", to)); err != nil {
-		return err
-	}
-	if err := unix.Renameat(d.fd(), from, d.fd(), to); err != nil {
-		return &os.LinkError{Op: "rename", Old: filepath.Join(d.name, from), New: filepath.Join(d.name, to), Err: err}
-	}
-	return nil
+	return d.betweenNames("rename", from, to, func() error { return unix.Renameat(d.fd(), from, d.fd(), to) })
 }
 
 // Link gives the file from a second name, to, inside the folder; it fails
 // with fs.ErrExist when to exists, which no concurrent writer can race.
 func (d *Dir) Link(from, to string) error {
-	if err := errors.Join(d.check("link", from), d.check("link", to)); err != nil {
-		return err
-	}
-	if err := unix.Linkat(d.fd(), from, d.fd(), to, 0); err != nil {
-		return &os.LinkError{Op: "link", Old: filepath.Join(d.name, from), New: filepath.Join(d.name, to), Err: err}
-	}
-	return nil
+	return d.betweenNames("link", from, to, func() error { return unix.Linkat(d.fd(), from, d.fd(), to, 0) })
 }
 
 // Remove removes the file name from the folder.

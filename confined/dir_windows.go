@@ -142,13 +142,9 @@ func (d *Dir) writeStaged(f *os.File, name, data string, perm fs.FileMode, like 
 
 // Rename renames from to to inside the folder, replacing to.
 func (d *Dir) Rename(from, to string) error {
-	if err := errors.Join(d.check("rename", from), d.check("rename", to)); err != nil {
-		return err
-	}
-	if err := retry(true, func() error { return d.root.Rename(from, to) }); err != nil {
-		return &os.LinkError{Op: "rename", Old: filepath.Join(d.name, from), New: filepath.Join(d.name, to), Err: inner(err)}
-	}
-	return nil
+	return d.betweenNames("rename", from, to, func() error {
+		return inner(retry(true, func() error { return d.root.Rename(from, to) }))
+	})
 }
 
 // Link gives the file from a second name, to, inside the folder; it fails
@@ -156,17 +152,13 @@ func (d *Dir) Rename(from, to string) error {
 // Where the volume has no hard links (FAT, exFAT), from is renamed to to
 // instead, which fails alike when to exists: from is then gone.
 func (d *Dir) Link(from, to string) error {
-	if err := errors.Join(d.check("link", from), d.check("link", to)); err != nil {
-		return err
-	}
-	err := retry(true, func() error { return d.root.Link(from, to) })
-	if errors.Is(err, windows.ERROR_INVALID_FUNCTION) || errors.Is(err, windows.ERROR_NOT_SUPPORTED) {
-		err = retry(true, func() error { return d.renameNoReplace(from, to) })
-	}
-	if err != nil {
-		return &os.LinkError{Op: "link", Old: filepath.Join(d.name, from), New: filepath.Join(d.name, to), Err: inner(err)}
-	}
-	return nil
+	return d.betweenNames("link", from, to, func() error {
+		err := retry(true, func() error { return d.root.Link(from, to) })
+		if errors.Is(err, windows.ERROR_INVALID_FUNCTION) || errors.Is(err, windows.ERROR_NOT_SUPPORTED) {
+			err = retry(true, func() error { return d.renameNoReplace(from, to) })
+		}
+		return inner(err)
+	})
 }
 
 // Remove removes the file name from the folder.

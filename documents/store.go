@@ -93,22 +93,16 @@ func NewStore() *Store {
 
 // SetEncoding sets the encoding the ranges of later changes are counted in.
 func (s *Store) SetEncoding(e Encoding) {
-	s.mu.Lock()
-	s.enc = e
-	s.mu.Unlock()
+	setLocked(&s.mu, &s.enc, e)
 }
 
 // SetDisk sets where the text of a file the editor does not hold is read.
 func (s *Store) SetDisk(d Disk) {
-	s.mu.Lock()
-	s.files = d
-	s.mu.Unlock()
+	setLocked(&s.mu, &s.files, d)
 }
 
 func (s *Store) disk() Disk {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.files
+	return getLocked(&s.mu, &s.files)
 }
 
 // DiskText is what the disk holds at path, read beneath its root whether
@@ -120,18 +114,14 @@ func (s *Store) DiskText(path string) (string, error) {
 
 // Encoding is the encoding ranges of changes are counted in.
 func (s *Store) Encoding() Encoding {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.enc
+	return getLocked(&s.mu, &s.enc)
 }
 
 // Seq is the store's counter now: the next open, change or close of any
 // document takes a greater one. Noting it before asking the editor for an
 // edit lets Wait tell the editor's answer from what came before.
 func (s *Store) Seq() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.seq
+	return getLocked(&s.mu, &s.seq)
 }
 
 // Open records a document the editor opened, replacing any it held at path.
@@ -200,13 +190,7 @@ func (s *Store) Close(path string) {
 
 // Get returns the open document at path.
 func (s *Store) Get(path string) (Doc, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.docs[path]
-	if !ok {
-		return Doc{}, false
-	}
-	return e.handOut(), true
+	return entryLocked(s, path, (*entry).handOut)
 }
 
 // Live is the text of the file at abs: the editor's buffer when it holds
@@ -227,16 +211,12 @@ func (s *Store) LiveKnown(ctx context.Context, abs string, known *hashline.Text)
 
 // buffer is the Live text of the document at abs, if the editor holds it.
 func (s *Store) buffer(abs string) (Live, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.docs[abs]
-	if !ok {
-		return Live{}, false
-	}
-	if e.live == nil {
-		e.live = hashline.NewLazyText(e.handOut().Text)
-	}
-	return Live{Text: e.live, Version: e.doc.Version, Open: true}, true
+	return entryLocked(s, abs, func(e *entry) Live {
+		if e.live == nil {
+			e.live = hashline.NewLazyText(e.handOut().Text)
+		}
+		return Live{Text: e.live, Version: e.doc.Version, Open: true}
+	})
 }
 
 // adopt makes t the Live text of the document at path, when it holds t's
@@ -581,4 +561,32 @@ func appendStartsIn(dst []int, text string, from, to int) []int {
 		}
 	}
 	return dst
+}
+
+// setLocked sets *field to v under mu: a setting the store's readers take
+// under mu.
+func setLocked[T any](mu *sync.Mutex, field *T, v T) {
+	mu.Lock()
+	*field = v
+	mu.Unlock()
+}
+
+// entryLocked is f of the open document at path, under s.mu; false when
+// there is none.
+func entryLocked[T any](s *Store, path string, f func(*entry) T) (T, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.docs[path]
+	if !ok {
+		var none T
+		return none, false
+	}
+	return f(e), true
+}
+
+// getLocked is *field read under mu.
+func getLocked[T any](mu *sync.Mutex, field *T) T {
+	mu.Lock()
+	defer mu.Unlock()
+	return *field
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -21,6 +22,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hashline-ls/commands"
+	"hashline-ls/internal/testenv"
 )
 
 // The terminal agents' tests share this file: a model played by a server
@@ -60,6 +62,20 @@ type offeredTool struct {
 	Schema      map[string]any
 }
 
+// functionDecl is a tool as the chat completions, Responses and Gemini
+// wires declare it: a name, a description and a JSON schema of its
+// parameters.
+type functionDecl struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters"`
+}
+
+// offered is the tool f declares, its name without the agent's prefix.
+func (f functionDecl) offered(prefix string) offeredTool {
+	return offeredTool{Name: strings.TrimPrefix(f.Name, prefix), Description: f.Description, Schema: f.Parameters}
+}
+
 // hostRequest is one request of an agent to the model, as its wire
 // decodes it.
 type hostRequest struct {
@@ -68,6 +84,15 @@ type hostRequest struct {
 	// aside answers a request the agent makes for itself (a title, a
 	// routing choice), which is not a step of the session.
 	aside func(w http.ResponseWriter)
+}
+
+// decodePost decodes body, the JSON of a POST to a path ending in suffix,
+// into req; any other request is not one of the api's.
+func decodePost(r *http.Request, body []byte, suffix, api string, req any) error {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, suffix) {
+		return fmt.Errorf("not a %s request", api)
+	}
+	return json.Unmarshal(body, req)
 }
 
 // wire is an agent's protocol to its model.
@@ -165,23 +190,15 @@ func startOutbound(t *testing.T) (*outbound, string) {
 		t.Fatal(err)
 	}
 	o := &outbound{}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetReadDeadline(time.Now().Add(5 * time.Second))
-				line, _ := bufio.NewReader(c).ReadString('\n')
-				o.mu.Lock()
-				o.tried = append(o.tried, strings.TrimSpace(line))
-				o.mu.Unlock()
-				io.WriteString(c, "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-			}()
-		}
-	}()
+	go testenv.ServeEach(ln, func(c net.Conn) {
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		o.mu.Lock()
+		o.tried = append(o.tried, strings.TrimSpace(line))
+		o.mu.Unlock()
+		io.WriteString(c, "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+	})
 	t.Cleanup(func() { ln.Close() })
 	return o, "http://" + ln.Addr().String()
 }
@@ -264,12 +281,22 @@ func agentDirs(t *testing.T, files map[string]string) (ws, tmpdir string) {
 			t.Fatal(err)
 		}
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, ws, files)
 	return ws, tmpdir
+}
+
+// setUpAgent is where each terminal agent's test starts: the agent's CLI
+// as npm installed it at cli, the server built, and a workspace holding
+// the session's files and config (the agent's configuration, by path in
+// the workspace) beside a TMPDIR of its own.
+func setUpAgent(t *testing.T, cli string, config map[string]string) (path, bin, ws, tmpdir string) {
+	t.Helper()
+	path = needNPM(t, cli)
+	bin = buildServer(t)
+	files := sessionFiles()
+	maps.Copy(files, config)
+	ws, tmpdir = agentDirs(t, files)
+	return path, bin, ws, tmpdir
 }
 
 // bigPy is a 300-line Python file with the quotes, backslashes and tabs
@@ -369,11 +396,9 @@ func cloneArgs(args map[string]any) map[string]any {
 func referenceTexts(t *testing.T, bin string, files map[string]string, sent []step) []string {
 	t.Helper()
 	ws := writeFiles(t, files)
-	cmd := exec.Command(bin, "mcp", "--no-editor", "--root", ws)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "reference", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := connectMCP(ctx, "reference", bin, t.TempDir(), nil, "--no-editor", "--root", ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -604,4 +629,14 @@ func readmeBlock(t *testing.T, heading, lang string) string {
 		t.Fatalf("the README's section %s names npx in a form the tests do not know:\n%s", heading, block)
 	}
 	return block + "\n"
+}
+
+// connectMCP starts bin mcp with args, as a terminal agent does, with only
+// PATH and TMPDIR=tmpdir for its environment and its stderr into stderr,
+// and connects the MCP Go SDK's client, named name, to it within ctx.
+func connectMCP(ctx context.Context, name, bin, tmpdir string, stderr io.Writer, args ...string) (*sdk.ClientSession, error) {
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmpdir}
+	cmd.Stderr = stderr
+	return sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 }

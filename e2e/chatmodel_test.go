@@ -35,11 +35,7 @@ func (m chatMessage) text() string {
 type chatRequest struct {
 	Messages []chatMessage `json:"messages"`
 	Tools    []struct {
-		Function struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Parameters  map[string]any `json:"parameters"`
-		} `json:"function"`
+		Function functionDecl `json:"function"`
 	} `json:"tools"`
 	Stream bool `json:"stream"`
 }

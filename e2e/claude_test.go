@@ -21,9 +21,6 @@ type messagesWire struct {
 
 func (mw messagesWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	var out hostRequest
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/messages") {
-		return out, fmt.Errorf("not a Messages API request")
-	}
 	var req struct {
 		Messages []struct {
 			Role    string          `json:"role"`
@@ -35,7 +32,7 @@ func (mw messagesWire) decode(r *http.Request, body []byte) (hostRequest, error)
 			InputSchema map[string]any `json:"input_schema"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
+	if err := decodePost(r, body, "/v1/messages", "Messages API", &req); err != nil {
 		return out, err
 	}
 	if len(req.Tools) == 0 {
@@ -106,12 +103,7 @@ func claudeEnv(model *agentModel) []string {
 // hashline-ls mcp configured by the README's .mcp.json, through the
 // session every agent's model plays.
 func TestClaudeCode(t *testing.T) {
-	claude := needNPM(t, ".bin/claude")
-	bin := buildServer(t)
-	ws, tmpdir := agentDirs(t, sessionFiles())
-	if err := os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte(readmeBlock(t, "Claude Code", "json")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	claude, bin, ws, tmpdir := setUpAgent(t, ".bin/claude", map[string]string{".mcp.json": readmeBlock(t, "Claude Code", "json")})
 	model := startAgentModel(t, messagesWire{prefix: "mcp__hashline__"}, playSession(nil))
 	debugLog := filepath.Join(filepath.Dir(tmpdir), "claude-debug.log")
 	out := agentRun{name: "claude -p", path: claude, dir: ws, bin: bin, env: claudeEnv(model),

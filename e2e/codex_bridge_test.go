@@ -157,13 +157,10 @@ func bridgedEditor(t *testing.T, nvim string) (bin, ws, tmpdir string, ed *edito
 func TestNeovimBridge(t *testing.T) {
 	nvim := testenv.Editor(t, "nvim")
 	bin, ws, tmpdir, ed := bridgedEditor(t, nvim)
-	cmd := exec.Command(bin, "mcp", "--root", ws)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmpdir}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := connectMCP(ctx, "e2e", bin, tmpdir, &stderr, "--root", ws)
 	if err != nil {
 		ed.report(t, "connect: %v\n%s", err, stderr.String())
 	}
@@ -209,24 +206,17 @@ type bufferState struct {
 
 func startEditor(t *testing.T, nvim, script string, env map[string]string, base string) *editorRun {
 	t.Helper()
-	e := &editorRun{out: &strings.Builder{}, exited: make(chan error, 1),
+	e := &editorRun{exited: make(chan error, 1),
 		readyFile: filepath.Join(base, "ready"), doneFile: filepath.Join(base, "done"), stateFile: filepath.Join(base, "state.json"),
 		results: filepath.Join(base, "results.txt"), serverLog: filepath.Join(base, "server.log"),
 		lspLog: filepath.Join(base, "xdg", "state", "nvim", "lsp.log")}
 	xdg := filepath.Join(base, "xdg")
-	e.cmd = exec.Command(nvim, "--headless", "--clean", "-u", script)
-	e.cmd.Dir = env["HASHLINE_ROOT"]
-	e.cmd.Env = append(os.Environ(), "HASHLINE_READY="+e.readyFile, "HASHLINE_DONE="+e.doneFile, "HASHLINE_STATE="+e.stateFile,
-		"HASHLINE_RESULTS="+e.results, "HASHLINE_LOG="+e.serverLog,
-		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"), "XDG_DATA_HOME="+filepath.Join(xdg, "data"),
-		"XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
+	e.cmd = headlessNvim(nvim, env["HASHLINE_ROOT"], xdg, []string{"-u", script}, "HASHLINE_READY="+e.readyFile, "HASHLINE_DONE="+e.doneFile, "HASHLINE_STATE="+e.stateFile,
+		"HASHLINE_RESULTS="+e.results, "HASHLINE_LOG="+e.serverLog)
 	for k, v := range env {
 		e.cmd.Env = append(e.cmd.Env, k+"="+v)
 	}
-	e.cmd.Stdout, e.cmd.Stderr = e.out, e.out
-	if err := e.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	e.out = startKept(t, e.cmd)
 	go func() { e.exited <- e.cmd.Wait() }()
 	t.Cleanup(func() {
 		if e.cmd.ProcessState == nil {

@@ -21,9 +21,6 @@ type responsesWire struct {
 
 func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	var out hostRequest
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
-		return out, fmt.Errorf("not a Responses API request")
-	}
 	var req struct {
 		Input []struct {
 			Type   string          `json:"type"`
@@ -31,16 +28,12 @@ func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error
 			Output json.RawMessage `json:"output"`
 		} `json:"input"`
 		Tools []struct {
-			Type  string `json:"type"`
-			Name  string `json:"name"`
-			Tools []struct {
-				Name        string         `json:"name"`
-				Description string         `json:"description"`
-				Parameters  map[string]any `json:"parameters"`
-			} `json:"tools"`
+			Type  string         `json:"type"`
+			Name  string         `json:"name"`
+			Tools []functionDecl `json:"tools"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
+	if err := decodePost(r, body, "/responses", "Responses API", &req); err != nil {
 		return out, err
 	}
 	for _, it := range req.Input {
@@ -51,7 +44,7 @@ func (rw responsesWire) decode(r *http.Request, body []byte) (hostRequest, error
 	for _, tool := range req.Tools {
 		if tool.Type == "namespace" && tool.Name == rw.namespace {
 			for _, f := range tool.Tools {
-				out.Tools = append(out.Tools, offeredTool{Name: f.Name, Description: f.Description, Schema: f.Parameters})
+				out.Tools = append(out.Tools, f.offered(""))
 			}
 		}
 	}
@@ -235,9 +228,7 @@ var codexExtras = []step{
 // session every agent's model plays (playSession), then two calls that
 // break what Codex drops from the schemas.
 func TestCodexDisk(t *testing.T) {
-	codex := needNPM(t, ".bin/codex")
-	bin := buildServer(t)
-	ws, tmpdir := agentDirs(t, sessionFiles())
+	codex, bin, ws, tmpdir := setUpAgent(t, ".bin/codex", nil)
 	res := runCodex(t, codexRun{codex: codex, bin: bin, ws: ws, tmpdir: tmpdir,
 		think: playSession(nil, codexExtras...), prompt: "Change the greeting in greet.py from hello to hi."})
 	got := checkSession(t, sessionRun{agent: "Codex", model: res.model, bin: bin, ws: ws}, len(codexExtras))

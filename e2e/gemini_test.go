@@ -36,8 +36,7 @@ func functionResponseText(resp map[string]any) string {
 
 func (gw geminiWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	var out hostRequest
-	switch {
-	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, ":generateContent"):
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, ":generateContent") {
 		// Gemini CLI's own question: how complex is the prompt, to pick a
 		// model.
 		out.aside = func(w http.ResponseWriter) {
@@ -45,8 +44,6 @@ func (gw geminiWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 			json.NewEncoder(w).Encode(geminiCandidate(map[string]any{"text": `{"complexity_reasoning":"a one-line change","complexity_score":10}`}))
 		}
 		return out, nil
-	case r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, ":streamGenerateContent"):
-		return out, fmt.Errorf("not a Gemini API request")
 	}
 	var req struct {
 		Contents []struct {
@@ -61,14 +58,12 @@ func (gw geminiWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 		} `json:"contents"`
 		Tools []struct {
 			FunctionDeclarations []struct {
-				Name                 string         `json:"name"`
-				Description          string         `json:"description"`
-				Parameters           map[string]any `json:"parameters"`
+				functionDecl
 				ParametersJSONSchema map[string]any `json:"parametersJsonSchema"`
 			} `json:"functionDeclarations"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
+	if err := decodePost(r, body, ":streamGenerateContent", "Gemini API", &req); err != nil {
 		return out, err
 	}
 	for _, c := range req.Contents {
@@ -81,11 +76,11 @@ func (gw geminiWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	}
 	for _, tool := range req.Tools {
 		for _, f := range tool.FunctionDeclarations {
-			schema := f.ParametersJSONSchema
-			if schema == nil {
-				schema = f.Parameters
+			o := f.offered(gw.prefix)
+			if f.ParametersJSONSchema != nil {
+				o.Schema = f.ParametersJSONSchema
 			}
-			out.Tools = append(out.Tools, offeredTool{Name: strings.TrimPrefix(f.Name, gw.prefix), Description: f.Description, Schema: schema})
+			out.Tools = append(out.Tools, o)
 		}
 	}
 	return out, nil
@@ -117,15 +112,7 @@ func waitForPrevious(i int, args map[string]any) { args["wait_for_previous"] = i
 // the README says, through the session every agent's model plays, each
 // call carrying Gemini CLI's wait_for_previous.
 func TestGeminiCLI(t *testing.T) {
-	gemini := needNPM(t, ".bin/gemini")
-	bin := buildServer(t)
-	ws, tmpdir := agentDirs(t, sessionFiles())
-	if err := os.MkdirAll(filepath.Join(ws, ".gemini"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(ws, ".gemini", "settings.json"), []byte(readmeBlock(t, "Gemini CLI", "json")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gemini, bin, ws, tmpdir := setUpAgent(t, ".bin/gemini", map[string]string{".gemini/settings.json": readmeBlock(t, "Gemini CLI", "json")})
 	// The user's settings: an API key as the way in, and nothing sent
 	// anywhere else.
 	home := filepath.Join(filepath.Dir(tmpdir), "home")

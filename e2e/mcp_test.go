@@ -19,10 +19,7 @@ import (
 // third-party MCP clients.
 func npmModules(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(".cache/npm/node_modules")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := absPath(t, ".cache/npm/node_modules")
 	return dir
 }
 
@@ -47,11 +44,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	return dir
 }
 

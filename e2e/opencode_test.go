@@ -2,12 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"hashline-ls/internal/testenv"
 )
 
 // opencode speaks OpenAI's chat completions to a provider configured as
@@ -21,11 +20,8 @@ type chatWire struct {
 
 func (cw chatWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 	var out hostRequest
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		return out, fmt.Errorf("not a chat completions request")
-	}
 	var req chatRequest
-	if err := json.Unmarshal(body, &req); err != nil {
+	if err := decodePost(r, body, "/chat/completions", "chat completions", &req); err != nil {
 		return out, err
 	}
 	if len(req.Tools) == 0 {
@@ -39,7 +35,7 @@ func (cw chatWire) decode(r *http.Request, body []byte) (hostRequest, error) {
 		}
 	}
 	for _, tool := range req.Tools {
-		out.Tools = append(out.Tools, offeredTool{Name: strings.TrimPrefix(tool.Function.Name, cw.prefix), Description: tool.Function.Description, Schema: tool.Function.Parameters})
+		out.Tools = append(out.Tools, tool.Function.offered(cw.prefix))
 	}
 	return out, nil
 }
@@ -65,9 +61,7 @@ var opencodeEnv = []string{
 // mcp configured by the README's opencode.json mcp entry, through the
 // session every agent's model plays.
 func TestOpencode(t *testing.T) {
-	opencode := needNPM(t, ".bin/opencode")
-	bin := buildServer(t)
-	ws, tmpdir := agentDirs(t, sessionFiles())
+	opencode, bin, ws, tmpdir := setUpAgent(t, ".bin/opencode", nil)
 	model := startAgentModel(t, chatWire{prefix: "hashline_"}, playSession(nil))
 
 	// The README's opencode.json, with the test's model as the provider.
@@ -83,9 +77,7 @@ func TestOpencode(t *testing.T) {
 	config["enabled_providers"] = []string{"hashline-test"}
 	config["model"], config["small_model"] = "hashline-test/test-model", "hashline-test/test-model"
 	b, _ := json.MarshalIndent(config, "", "  ")
-	if err := os.WriteFile(filepath.Join(ws, "opencode.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFiles(t, ws, map[string]string{"opencode.json": string(b)})
 	out := agentRun{name: "opencode run", path: opencode, dir: ws, bin: bin,
 		// opencode takes its project folder from $PWD.
 		env:  append([]string{"PWD=" + ws}, opencodeEnv...),

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,11 +72,7 @@ func TestScenarios(t *testing.T) {
 			}
 			nvim := testenv.Editor(t, "nvim")
 			if bin == "" {
-				out := filepath.Join(binDir, "hashline-ls")
-				if b, err := exec.Command("go", "build", "-o", out, "../cmd/hashline-ls").CombinedOutput(); err != nil {
-					t.Fatalf("build: %v\n%s", err, b)
-				}
-				bin = out
+				bin = buildServerIn(t, binDir)
 			}
 			if real := neovimTranscript(t, nvim, bin, file, sc); real != string(want) {
 				t.Errorf("Neovim's transcript differs from %s:\n%s", golden, real)
@@ -164,25 +159,11 @@ func offset(t *testing.T, text string, at [2]int) int {
 func neovimTranscript(t *testing.T, nvim, bin, file string, sc scenario) string {
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, sc.File), []byte(sc.Text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script, err := filepath.Abs("testdata/scenario.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenarioPath, err := filepath.Abs(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFiles(t, root, map[string]string{sc.File: sc.Text})
+	script := absPath(t, "testdata/scenario.lua")
+	scenarioPath := absPath(t, file)
 	results := filepath.Join(base, "results.txt")
-	cmd := exec.Command(nvim, "--headless", "--clean", "-u", script)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_SCENARIO="+scenarioPath,
-		"XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_CACHE_HOME="+filepath.Join(base, "cache"))
+	cmd := headlessNvim(nvim, root, base, []string{"-u", script}, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+root, "HASHLINE_RESULTS="+results, "HASHLINE_SCENARIO="+scenarioPath)
 	out, err := runNvim(t, cmd)
 	b, rerr := os.ReadFile(results)
 	if err != nil || rerr != nil || strings.Contains(string(b), "\nerror: ") || strings.HasPrefix(string(b), "error: ") {

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,13 +39,10 @@ func TestEditorStartsLater(t *testing.T) {
 	}
 	ws, _ = filepath.EvalSymlinks(ws)
 
-	cmd := exec.Command(bin, "mcp", "--root", ws)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmpdir}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := connectMCP(ctx, "e2e", bin, tmpdir, &stderr, "--root", ws)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}

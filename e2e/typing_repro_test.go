@@ -21,13 +21,7 @@ import (
 func TestTypingEditNeverLandsOnTheWrongLine(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nvim string) {
 		e := startTyping(t, nvim, typingSetup{files: map[string]string{"app.py": numbered(20)}, open: []string{"app.py"}, debounce: 1000})
-		r := e.read("app.py")
-		e.typeKeys("2GOnew<Esc>")
-		res := e.edit("app.py", r.tag(), "PUT 8.=8:\n+line_8 = 'agent'\n")
-		want := strings.Split(strings.TrimSuffix(numbered(20), "\n"), "\n")
-		want = slices.Insert(want, 1, "new")
-		want[8] = "line_8 = 'agent'"
-		got := e.buffer("app.py")
+		res, got, want := editAfterTypingAbove(e)
 		if res.isErr || !slices.Equal(got.lines, want) {
 			e.fatal("the edit answered (error %v):\n%s\nthe buffer holds:\n%s\nwant:\n%s", res.isErr, res.text, got.text(), strings.Join(want, "\n"))
 		}
@@ -43,18 +37,26 @@ func TestTypingEditNeverLandsOnTheWrongLine(t *testing.T) {
 func TestTypingMisplacedEditIsUndone(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nvim string) {
 		e := startTyping(t, nvim, typingSetup{files: map[string]string{"app.py": numbered(20)}, open: []string{"app.py"}, debounce: 300, noPlugin: true})
-		r := e.read("app.py")
-		e.typeKeys("2GOnew<Esc>")
-		res := e.edit("app.py", r.tag(), "PUT 8.=8:\n+line_8 = 'agent'\n")
-		want := strings.Split(strings.TrimSuffix(numbered(20), "\n"), "\n")
-		want = slices.Insert(want, 1, "new")
-		want[8] = "line_8 = 'agent'"
-		got := e.buffer("app.py")
+		res, got, want := editAfterTypingAbove(e)
 		if res.isErr || !slices.Equal(got.lines, want) || !strings.Contains(res.text, "that was undone") {
 			e.fatal("the edit answered (error %v):\n%s\nthe buffer holds:\n%s\nwant:\n%s", res.isErr, res.text, got.text(), strings.Join(want, "\n"))
 		}
 		e.checkServerSees("app.py")
 	})
+}
+
+// editAfterTypingAbove reads app.py, types a line "new" below line 1,
+// and edits line 8 with the tag read before. It returns the edit's answer,
+// the buffer after it, and the lines the person must see: theirs, and
+// the edit on the line it named.
+func editAfterTypingAbove(e *typingEditor) (res call, got buffer, want []string) {
+	r := e.read("app.py")
+	e.typeKeys("2GOnew<Esc>")
+	res = e.edit("app.py", r.tag(), "PUT 8.=8:\n+line_8 = 'agent'\n")
+	want = strings.Split(strings.TrimSuffix(numbered(20), "\n"), "\n")
+	want = slices.Insert(want, 1, "new")
+	want[8] = "line_8 = 'agent'"
+	return res, e.buffer("app.py"), want
 }
 
 // TestTypingSaveKeepsUnsavedTyping: the buffer is clean, the person is in

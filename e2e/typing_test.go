@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -27,7 +26,6 @@ type typingEditor struct {
 	nv        *nvimrpc.Client
 	ws        string
 	agent     *sdk.ClientSession
-	cmd       *exec.Cmd
 	out       *strings.Builder
 	mcpErr    *strings.Builder
 	serverLog string
@@ -63,30 +61,23 @@ func startTyping(t *testing.T, nvim string, setup typingSetup) *typingEditor {
 	}
 	ws, _ = filepath.EvalSymlinks(ws)
 	testenv.WriteFiles(t, ws, setup.files)
-	e := &typingEditor{t: t, nvim: nvim, ws: ws, out: &strings.Builder{}, mcpErr: &strings.Builder{},
+	e := &typingEditor{t: t, nvim: nvim, ws: ws, mcpErr: &strings.Builder{},
 		serverLog: filepath.Join(base, "server.log"), lspLog: filepath.Join(xdg, "state", "nvim", "lsp.log")}
 	sock := filepath.Join(base, "nvim.sock")
-	e.cmd = exec.Command(nvim, "--headless", "--clean", "--listen", sock, "-u", script)
-	e.cmd.Dir = ws
-	e.cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+ws, "HASHLINE_PLUGIN="+plugin,
-		"HASHLINE_LOG="+e.serverLog, "HASHLINE_TYPE_AFTER_EDIT="+setup.typeAfterEdit, "HASHLINE_TYPE_BEFORE_EDIT="+setup.typeBeforeEdit,
-		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"), "XDG_DATA_HOME="+filepath.Join(xdg, "data"),
-		"XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
+	cmd := headlessNvim(nvim, ws, xdg, []string{"--listen", sock, "-u", script}, "TMPDIR="+tmp, "HASHLINE_BIN="+bin, "HASHLINE_ROOT="+ws, "HASHLINE_PLUGIN="+plugin,
+		"HASHLINE_LOG="+e.serverLog, "HASHLINE_TYPE_AFTER_EDIT="+setup.typeAfterEdit, "HASHLINE_TYPE_BEFORE_EDIT="+setup.typeBeforeEdit)
 	if setup.noPlugin {
-		e.cmd.Env = append(e.cmd.Env, "HASHLINE_NO_PLUGIN=1")
+		cmd.Env = append(cmd.Env, "HASHLINE_NO_PLUGIN=1")
 	}
 	e.noPlugin = setup.noPlugin
 	e.tmp = tmp
 	if setup.debounce > 0 {
-		e.cmd.Env = append(e.cmd.Env, fmt.Sprintf("HASHLINE_DEBOUNCE=%d", setup.debounce))
+		cmd.Env = append(cmd.Env, fmt.Sprintf("HASHLINE_DEBOUNCE=%d", setup.debounce))
 	}
-	e.cmd.Stdout, e.cmd.Stderr = e.out, e.out
-	if err := e.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	e.out = startKept(t, cmd)
 	t.Cleanup(func() {
-		_ = e.cmd.Process.Kill()
-		_ = e.cmd.Wait()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
 	})
 	nv, err := nvimrpc.Dial(sock, 30*time.Second)
 	if err != nil {
@@ -106,12 +97,9 @@ func startTyping(t *testing.T, nvim string, setup typingSetup) *typingEditor {
 // connectAgent starts hashline-ls mcp in the workspace, as a terminal agent
 // does, once the editor's server has published its endpoint.
 func (e *typingEditor) connectAgent(bin, tmp string) {
-	cmd := exec.Command(bin, "mcp", "--root", e.ws)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp}
-	cmd.Stderr = e.mcpErr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "typing", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := connectMCP(ctx, "typing", bin, tmp, e.mcpErr, "--root", e.ws)
 	if err != nil {
 		e.fatal("connect hashline-ls mcp: %v", err)
 	}

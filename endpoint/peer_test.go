@@ -161,20 +161,14 @@ func TestAnotherUsersServerIsRefusedByTheClient(t *testing.T) {
 	dir := openDir(t)
 	sock := filepath.Join(dir, "1.sock")
 	helper := otherUser(t, dir, "listen", sock)
-	stdout, err := helper.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
+	_, stdout := testenv.StartPiped(t, helper)
 	defer helper.Process.Kill()
 	lines := bufio.NewScanner(stdout)
 	if !lines.Scan() || lines.Text() != "listening" {
 		t.Fatalf("helper: %q", lines.Text())
 	}
 	r := &Registry{dir: dir, uid: os.Getuid()}
-	_, err = r.Dial(context.Background(), Info{PID: 1})
+	_, err := r.Dial(context.Background(), Info{PID: 1})
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodePeerRefused || !strings.Contains(e.Msg, "uid 65534") {
 		t.Fatalf("Dial to another user's server: %v, want %s", err, CodePeerRefused)

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,21 +44,13 @@ func TestPublishListDialCloseWindows(t *testing.T) {
 	}
 	// Two clients in turn, and one while another is served: each gets the
 	// other end's bytes.
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				b := make([]byte, 5)
-				if _, err := io.ReadFull(c, b); err == nil {
-					c.Write(append([]byte("got "), b...))
-				}
-			}()
+	go testenv.ServeEach(l, func(c net.Conn) {
+		defer c.Close()
+		b := make([]byte, 5)
+		if _, err := io.ReadFull(c, b); err == nil {
+			c.Write(append([]byte("got "), b...))
 		}
-	}()
+	})
 	for i := range 3 {
 		c, err := r.Dial(context.Background(), list[0])
 		if err != nil {
@@ -145,11 +137,7 @@ func TestAllowSID(t *testing.T) {
 // is missing (the pid was reused) is found stale by Dial.
 func TestStaleEntriesWindows(t *testing.T) {
 	r := testRegistry(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	exited := exec.Command(self, "-test.run", "^$")
+	exited := testenv.Self(t, nil, "-test.run", "^$")
 	if err := exited.Run(); err != nil {
 		t.Fatal(err)
 	}

@@ -257,14 +257,8 @@ func TestParsePatchGathersEveryProblem(t *testing.T) {
 		"+ 7:c5\n" + // 14
 		"~fine\n" // 15
 	secs, problems := hashline.ParsePatch(src)
-	var got []string
-	for _, p := range problems {
-		got = append(got, fmt.Sprintf("%s:%d", p.Path, p.Line))
-	}
-	want := ":1 a.txt:3 a.txt:6 a.txt:8 b.txt:10 b.txt:11 b.txt:12 b.txt:13"
-	if strings.Join(got, " ") != want {
-		t.Fatalf("problems at %v, want %s: %+v", got, want, problems)
-	}
+	wantProblems(t, problems, func(p hashline.Problem) string { return fmt.Sprintf("%s:%d", p.Path, p.Line) },
+		":1 a.txt:3 a.txt:6 a.txt:8 b.txt:10 b.txt:11 b.txt:12 b.txt:13")
 	if len(secs) != 2 || len(secs[0].Ops) != 2 || len(secs[1].Ops) != 2 {
 		t.Fatalf("sections %s", describeSections(secs))
 	}
@@ -474,11 +468,18 @@ func TestPlanPatchGathersEveryProblem(t *testing.T) {
 			"+ 4:00\n~y\n"+ // 5: stale
 			"= "+a(3)+".."+a(4)+"\n~z\n"+ // 7: fine alone
 			"- "+a(4)+"\n") // 9: overlaps 7
+	wantProblems(t, problems, func(p hashline.Problem) string { return fmt.Sprintf("%d:%s", p.Line, p.Code) },
+		"2:EDIT_TAG_MISMATCH 4:EDIT_RANGE_INVALID 5:EDIT_TAG_MISMATCH 9:EDIT_RANGE_INVALID")
+}
+
+// wantProblems checks that problems, each shown as show says, are want,
+// joined by spaces.
+func wantProblems(t *testing.T, problems []hashline.Problem, show func(hashline.Problem) string, want string) {
+	t.Helper()
 	var got []string
 	for _, p := range problems {
-		got = append(got, fmt.Sprintf("%d:%s", p.Line, p.Code))
+		got = append(got, show(p))
 	}
-	want := "2:EDIT_TAG_MISMATCH 4:EDIT_RANGE_INVALID 5:EDIT_TAG_MISMATCH 9:EDIT_RANGE_INVALID"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("problems %v, want %s: %+v", got, want, problems)
 	}

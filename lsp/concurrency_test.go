@@ -17,8 +17,7 @@ import (
 // Every edit must land whole, and the final texts must be exact.
 func TestConcurrentSessions(t *testing.T) {
 	const sessions, rounds = 8, 5
-	e := lsptest.New(t, lsptest.VSCode())
-	e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen})
+	e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen})
 	e.WriteFile("shared.txt", "head\n")
 	e.Open("shared.txt", 1)
 	for i := range sessions {

@@ -14,8 +14,7 @@ import (
 // spelling of the URI reads the editor's text, not the disk's, and an edit
 // goes back to the editor under the URI it knows the file by.
 func TestDriveLetterNamesOneFile(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen})
+	e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen})
 	e.WriteFile("Sub/a.txt", "on disk\n")
 	e.Open("Sub/a.txt", 1)
 	e.Type("Sub/a.txt", "on disk", "in the editor")

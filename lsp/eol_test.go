@@ -47,8 +47,7 @@ func TestNewFileLineEnding(t *testing.T) {
 		}
 	})
 	t.Run("the setting changes", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+		e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
 		e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"hashline": map[string]any{"newFileEol": "\r\n"}}})
 		e.OK(commands.CmdWrite, map[string]any{"path": "later.txt", "content": "a\n"})
 		if got := e.DiskText("later.txt"); got != "a\r\n" {

@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"errors"
+	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -32,3 +33,22 @@ func pos(line, character uint32) lsptest.Position {
 }
 
 func span(start, end lsptest.Position) lsptest.Range { return lsptest.Range{Start: start, End: end} }
+
+// vscodeHolding is a VS Code editor holding rel, written to disk as text
+// and opened at version 1: where most tests of a buffer start.
+func vscodeHolding(t *testing.T, rel, text string) *lsptest.Editor {
+	t.Helper()
+	e := lsptest.New(t, lsptest.VSCode())
+	e.WriteFile(rel, text)
+	e.Open(rel, 1)
+	return e
+}
+
+// vscodeApplying is a VS Code editor that answers the applyEdit requests
+// as behave says.
+func vscodeApplying(t *testing.T, behave lsptest.ApplyBehaviour) *lsptest.Editor {
+	t.Helper()
+	e := lsptest.New(t, lsptest.VSCode())
+	e.SetBehaviour(behave)
+	return e
+}

@@ -15,9 +15,7 @@ import (
 // text is what is edited, the disk is left alone, and the tag returned is
 // the buffer's.
 func TestEditOpenBufferLandsInBuffer(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.WriteFile("a.txt", "one\ntwo\nthree\n")
-	e.Open("a.txt", 1)
+	e := vscodeHolding(t, "a.txt", "one\ntwo\nthree\n")
 	e.Type("a.txt", "two", "TWO")
 
 	r := e.Read("a.txt")
@@ -73,8 +71,7 @@ func TestEditOpenBufferLandsInBuffer(t *testing.T) {
 // text, then didChange) and the server reports the text it was told of.
 func TestEditFileNotHeld(t *testing.T) {
 	t.Run("editor opens it", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+		e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
 		e.WriteFile("b.txt", "alpha\nbeta\n")
 		r := e.Read("b.txt")
 		res := e.Edit("b.txt", r.Tag, "PUT >1:\n+inserted")
@@ -94,8 +91,7 @@ func TestEditFileNotHeld(t *testing.T) {
 		}
 	})
 	t.Run("editor writes the disk", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldDisk})
+		e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldDisk})
 		e.WriteFile("b.txt", "alpha\nbeta\n")
 		r := e.Read("b.txt")
 		res := e.Edit("b.txt", r.Tag, "CUT 1.=1")
@@ -136,16 +132,8 @@ func TestDidChangeTiming(t *testing.T) {
 		{"before the answer", lsptest.ApplyBehaviour{BeforeAnswer: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := lsptest.New(t, lsptest.Neovim())
-			e.SetBehaviour(tc.behave)
-			e.WriteFile("c.py", "def f():\n    return 1\n")
-			e.Open("c.py", 0)
-			r := e.Read("c.py")
-			res := e.Edit("c.py", r.Tag, "PUT 2.=2:\n+    return 2")
 			want := "def f():\n    return 2\n"
-			if got := e.BufferText("c.py"); got != want {
-				t.Fatalf("buffer = %q, want %q", got, want)
-			}
+			e, res := editLanded(t, lsptest.Neovim(), tc.behave, "c.py", 0, "def f():\n    return 1\n", "PUT 2.=2:\n+    return 2", want)
 			if res.Tag != tagOf(want) || len(res.Warnings) != 0 {
 				t.Fatalf("result = %s, want tag %s without warnings", res.Raw, tagOf(want))
 			}
@@ -274,9 +262,7 @@ func typeOnce(rel string, at int, text string) func(*lsptest.Editor) {
 // applied:false means the editor changed nothing.
 func TestAppliedFalse(t *testing.T) {
 	t.Run("once, buffer unchanged", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.WriteFile("f.txt", "x\ny\n")
-		e.Open("f.txt", 1)
+		e := vscodeHolding(t, "f.txt", "x\ny\n")
 		r := e.Read("f.txt")
 		e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 1})
 		res := e.Edit("f.txt", r.Tag, "PUT 1.=1:\n+X")
@@ -292,9 +278,7 @@ func TestAppliedFalse(t *testing.T) {
 		// the edit against the version before it; VS Code refuses that
 		// version, and the second pass through the gates carries the edit
 		// over to the typed text (branch C).
-		e := lsptest.New(t, lsptest.VSCode())
-		e.WriteFile("f.txt", "x\ny\nz\n")
-		e.Open("f.txt", 1)
+		e := vscodeHolding(t, "f.txt", "x\ny\nz\n")
 		r := e.Read("f.txt")
 		e.SetBehaviour(lsptest.ApplyBehaviour{BeforeAnswer: true})
 		e.TypeAt("f.txt", 0, 0, "typed ", true)
@@ -326,9 +310,7 @@ func TestAppliedFalse(t *testing.T) {
 		{"user typed, edit at the end", "PUT >$:\n+z", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := lsptest.New(t, lsptest.VSCode())
-			e.WriteFile("f.txt", "x\ny\n")
-			e.Open("f.txt", 1)
+			e := vscodeHolding(t, "f.txt", "x\ny\n")
 			r := e.Read("f.txt")
 			e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 2, OnRefuse: typeOnce("f.txt", 0, "typed ")})
 			res, err := e.Exec(commands.CmdEdit, map[string]any{"path": "f.txt", "tag": r.Tag, "ops": tc.ops})
@@ -366,16 +348,8 @@ func TestFormatterRewritesLanded(t *testing.T) {
 		{"same didChange 150 ms after the answer", lsptest.ApplyBehaviour{Delay: 150 * time.Millisecond, Format: tabs, FormatMerged: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := lsptest.New(t, lsptest.VSCode())
-			e.SetBehaviour(tc.behave)
-			e.WriteFile("g.go", "func f() {\n}\n")
-			e.Open("g.go", 1)
-			r := e.Read("g.go")
-			res := e.Edit("g.go", r.Tag, "PUT >1:\n+\treturn")
 			want := "func f() {\n    return\n}\n"
-			if got := e.BufferText("g.go"); got != want {
-				t.Fatalf("buffer = %q, want %q", got, want)
-			}
+			e, res := editLanded(t, lsptest.VSCode(), tc.behave, "g.go", 1, "func f() {\n}\n", "PUT >1:\n+\treturn", want)
 			if res.Tag != tagOf(want) || !res.HasWarning(hashline.WarnLanded) {
 				t.Fatalf("result = %s, want tag %s with a landed warning", res.Raw, tagOf(want))
 			}
@@ -392,4 +366,44 @@ func TestFormatterRewritesLanded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An editor that applies an edit to whatever version its buffer is at
+// applies it, after a keystroke the server has not heard of, at the wrong
+// line. The server finds the edit in what the editor reported, undoes it
+// exactly, and plans the edit again: the person's lines all survive, the
+// edit lands where it was meant, and the result says what happened.
+func TestMisplacedEditIsUndone(t *testing.T) {
+	e := vscodeHolding(t, "f.txt", "a\nb\nc\nd\n")
+	r := e.Read("f.txt")
+	e.TypeAt("f.txt", 0, 0, "new\n", true)
+	e.SetBehaviour(lsptest.ApplyBehaviour{IgnoreVersions: true, BeforeAnswer: true})
+	res := e.Edit("f.txt", r.Tag, "PUT 3.=3:\n+C")
+	want := "new\na\nb\nC\nd\n"
+	if got := e.BufferText("f.txt"); got != want || res.Tag != tagOf(want) {
+		t.Fatalf("buffer %q result %s, want %q", got, res.Raw, want)
+	}
+	if !res.HasWarning(hashline.WarnEditor) || !strings.Contains(res.Raw, "that was undone") {
+		t.Fatalf("result %s, want it to say the first try was undone", res.Raw)
+	}
+	if n := len(e.Applies()); n != 3 {
+		t.Fatalf("applyEdit sent %d times, want 3: the edit, its undo, the edit again", n)
+	}
+}
+
+// editLanded opens rel, holding text, at version in an editor with opts
+// that answers applyEdit as behave says, edits it with ops after a read,
+// and checks that the buffer then holds want. It returns the editor and
+// the edit's result.
+func editLanded(t *testing.T, opts lsptest.Options, behave lsptest.ApplyBehaviour, rel string, version int32, text, ops, want string) (*lsptest.Editor, lsptest.Result) {
+	t.Helper()
+	e := lsptest.New(t, opts)
+	e.SetBehaviour(behave)
+	e.WriteFile(rel, text)
+	e.Open(rel, version)
+	res := e.Edit(rel, e.Read(rel).Tag, ops)
+	if got := e.BufferText(rel); got != want {
+		t.Fatalf("buffer = %q, want %q", got, want)
+	}
+	return e, res
 }

@@ -13,10 +13,8 @@ import (
 // are of its unsaved text, and a block op on what they showed lands in the
 // buffer.
 func TestOutlineOfOpenBuffer(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
 	disk := "package shop\n\nfunc Total() int {\n\treturn 0\n}\n"
-	e.WriteFile("shop.go", disk)
-	e.Open("shop.go", 1)
+	e := vscodeHolding(t, "shop.go", disk)
 	e.Type("shop.go", "func Total", "// Discount is typed, not saved.\nfunc Discount() int {\n\treturn 5\n}\n\nfunc Total")
 	live := e.BufferText("shop.go")
 

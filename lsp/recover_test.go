@@ -8,7 +8,6 @@ import (
 
 	"hashline-ls/commands"
 	"hashline-ls/hashline"
-	"hashline-ls/lsp/lsptest"
 )
 
 // Drift recovery (docs/contract.md §13) through the real pipe: the user types in the open
@@ -19,9 +18,7 @@ const appGo = "package app\n\nfunc Start() error {\n\treturn nil\n}\n\nfunc Stop
 // Lines typed above the anchor move it: the edit lands on the moved lines,
 // in the user's buffer, and the result says how far it moved.
 func TestRecoveryUserInsertsAbove(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.WriteFile("src/app.go", appGo)
-	e.Open("src/app.go", 1)
+	e := vscodeHolding(t, "src/app.go", appGo)
 	r := e.Read("src/app.go")
 	typed := "// Package app starts and stops.\n// It is small.\n"
 	e.TypeAt("src/app.go", 0, 0, typed, false)
@@ -54,9 +51,7 @@ func TestRecoveryUserInsertsAbove(t *testing.T) {
 // changed one marked, and nothing reaches the editor; the lines shown are
 // enough for the retry.
 func TestRecoveryUserChangesTheAnchor(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.WriteFile("src/app.go", appGo)
-	e.Open("src/app.go", 1)
+	e := vscodeHolding(t, "src/app.go", appGo)
 	r := e.Read("src/app.go")
 	e.Type("src/app.go", "\treturn nil\n", "\treturn errStart\n")
 	typed := strings.Replace(appGo, "\treturn nil\n", "\treturn errStart\n", 1)

@@ -33,9 +33,7 @@ func TestRefusedChangesAnsweredAlike(t *testing.T) {
 		}, "ONE\ntwo typed\n"},
 	} {
 		t.Run(tc.verb+" while the person types", func(t *testing.T) {
-			e := lsptest.New(t, lsptest.VSCode())
-			e.WriteFile("f.txt", "one\ntwo\n")
-			e.Open("f.txt", 1)
+			e := vscodeHolding(t, "f.txt", "one\ntwo\n")
 			cmd, args := tc.args(e)
 			e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 1, OnRefuse: typeOnce("f.txt", len("one\ntwo"), " typed")})
 			res := e.OK(cmd, args)
@@ -44,9 +42,7 @@ func TestRefusedChangesAnsweredAlike(t *testing.T) {
 			}
 		})
 		t.Run(tc.verb+" refused for good", func(t *testing.T) {
-			e := lsptest.New(t, lsptest.VSCode())
-			e.WriteFile("f.txt", "one\ntwo\n")
-			e.Open("f.txt", 1)
+			e := vscodeHolding(t, "f.txt", "one\ntwo\n")
 			cmd, args := tc.args(e)
 			e.SetBehaviour(lsptest.ApplyBehaviour{Refuse: 10})
 			res := e.Fail(cmd, args, hashline.CodeToolFailed)

@@ -15,8 +15,7 @@ import (
 // Create and rename travel as resource operations when the editor
 // announces them, and the editor performs them.
 func TestResourceOperations(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+	e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
 
 	t.Run("write creates", func(t *testing.T) {
 		content := "hello\nworld\n"
@@ -83,8 +82,7 @@ func TestResourceOperations(t *testing.T) {
 
 // REM travels as a DeleteFile, whether the editor holds the file or not.
 func TestResourceOperationDelete(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+	e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
 	for _, open := range []bool{false, true} {
 		e.WriteFile("r.txt", "remove me\n")
 		if open {

@@ -15,9 +15,7 @@ import (
 // works; an edit elsewhere is carried over to the typed text (branch C),
 // and an append at the end survives the typing (branch B). Each says so.
 func TestUserTypingBetweenReadAndEdit(t *testing.T) {
-	e := lsptest.New(t, lsptest.VSCode())
-	e.WriteFile("t.txt", "a\nb\nc\nd\ne\n")
-	e.Open("t.txt", 1)
+	e := vscodeHolding(t, "t.txt", "a\nb\nc\nd\ne\n")
 	r := e.Read("t.txt")
 	e.Type("t.txt", "c", "c typed")
 	typed := "a\nb\nc typed\nd\ne\n"
@@ -61,9 +59,7 @@ func TestUserTypingBetweenReadAndEdit(t *testing.T) {
 // buffer) or edits on disk.
 func TestCRLFAndBOM(t *testing.T) {
 	t.Run("open CRLF buffer", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.WriteFile("w.txt", "one\r\ntwo\r\nthree\r\n")
-		e.Open("w.txt", 1)
+		e := vscodeHolding(t, "w.txt", "one\r\ntwo\r\nthree\r\n")
 		e.Type("w.txt", "three", "three!")
 		r := e.Read("w.txt")
 		res := e.Edit("w.txt", r.Tag, "PUT 2.=2:\n+TWO\n\nPUT >$:\n+four")
@@ -81,8 +77,7 @@ func TestCRLFAndBOM(t *testing.T) {
 		}
 	})
 	t.Run("BOM CRLF file the editor opens", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
+		e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldOpen, Save: true})
 		e.WriteFile("bom.txt", utf8BOM+"alpha\r\nbeta\r\ngamma\r\n")
 		r := e.Read("bom.txt")
 		res := e.Edit("bom.txt", r.Tag, "PUT 1.=1:\n+ALPHA")
@@ -108,8 +103,7 @@ func TestCRLFAndBOM(t *testing.T) {
 		}
 	})
 	t.Run("BOM CRLF file the editor edits on disk", func(t *testing.T) {
-		e := lsptest.New(t, lsptest.VSCode())
-		e.SetBehaviour(lsptest.ApplyBehaviour{Unheld: lsptest.UnheldDisk})
+		e := vscodeApplying(t, lsptest.ApplyBehaviour{Unheld: lsptest.UnheldDisk})
 		e.WriteFile("bom.txt", utf8BOM+"alpha\r\nbeta  \r\ngamma\r\ndelta")
 		r := e.Read("bom.txt")
 		res := e.Edit("bom.txt", r.Tag, "PUT 1.=1:\n+A\n\nPUT 3.=3:\n+C\n\nPUT >$:\n+epsilon")

@@ -22,6 +22,18 @@ func outsideDir(t *testing.T) string {
 	return dir
 }
 
+// outsideFile is a file name holding text in a fresh folder outside the
+// workspace: the folder and the file's path.
+func outsideFile(t *testing.T, name, text string) (dir, path string) {
+	t.Helper()
+	dir = outsideDir(t)
+	path = filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -39,11 +51,7 @@ func dirNames(t *testing.T, dir string) []string {
 // anything is read or written.
 func TestPathsOutsideWorkspace(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
-	out := outsideDir(t)
-	secret := filepath.Join(out, "secret.txt")
-	if err := os.WriteFile(secret, []byte("secret\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	out, secret := outsideFile(t, "secret.txt", "secret\n")
 	if err := os.Symlink(out, e.Path("link")); err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +194,7 @@ func progressKinds(t *testing.T, e *lsptest.Editor, token string) []string {
 // outside the workspace.
 func TestWorkspaceFoldersAndConfiguration(t *testing.T) {
 	e := lsptest.New(t, lsptest.VSCode())
-	other := outsideDir(t)
-	x := filepath.Join(other, "x.txt")
-	if err := os.WriteFile(x, []byte("other\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	other, x := outsideFile(t, "x.txt", "other\n")
 	e.Fail(commands.CmdRead, map[string]any{"path": x}, hashline.CodePathOutsideWorkspace)
 
 	// Two sessions read a.txt, then the user changes a line both edit.
@@ -228,11 +232,7 @@ func TestWorkspaceFoldersAndConfiguration(t *testing.T) {
 	folders(nil, []string{other})
 	e.Fail(commands.CmdRead, map[string]any{"path": x}, hashline.CodePathOutsideWorkspace)
 
-	extra := outsideDir(t)
-	y := filepath.Join(extra, "y.txt")
-	if err := os.WriteFile(y, []byte("extra\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	extra, y := outsideFile(t, "y.txt", "extra\n")
 	e.Fail(commands.CmdRead, map[string]any{"path": y}, hashline.CodePathOutsideWorkspace)
 	for _, settings := range []any{
 		map[string]any{"hashline": map[string]any{"extraRoots": []string{extra}}},

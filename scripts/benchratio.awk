@@ -103,40 +103,16 @@ END {
 			if (names[j] ~ /-x$/) own = 1
 		}
 		if (own) {
-			for (j = 1; j <= n; j++) {
-				m = names[j]
-				if (m !~ /-x$/) continue
-				v = med(key, m)
-				line = line sprintf("\n      %-22s %8.3f", m, v)
-				if (m in xtarget) {
-					ok = v <= xtarget[m]
-					line = line sprintf(" (target <= %g) %s", xtarget[m], ok ? "ok" : "MISSED")
-					if (!ok) missed = 1
-				}
-			}
+			line = line listed(key, names, n, "-x$", "\n      %-22s %8.3f", xtarget)
 		} else if (bname == "-") {
-			for (j = 1; j <= n; j++) {
-				m = names[j]
-				if (m !~ /-us$/) continue
-				v = med(key, m)
-				line = line sprintf("\n      %-14s %9.1f", m, v)
-				if (m in added) {
-					ok = v <= added[m]
-					line = line sprintf(" (target <= %g) %s", added[m], ok ? "ok" : "MISSED")
-					if (!ok) missed = 1
-				}
-			}
+			line = line listed(key, names, n, "-us$", "\n      %-14s %9.1f", added)
 		} else if (name == bname) {
 			line = line "  (the unit: " ((p in unit) ? unit[p] : "baseline") ")"
 		} else if (xm != "") {
 			u = substr(xm, 3)
 			ratio = med(key, xm)
 			line = line sprintf("\n      %6.2fx %s, in the same loop (%.0f ns)", ratio, (u in floor) ? floor[u] : u, med(key, u "-ns/op"))
-			if (name in target) {
-				ok = ratio <= target[name]
-				line = line sprintf(" (target <= %gx) %s", target[name], ok ? "ok" : "MISSED")
-				if (!ok) missed = 1
-			}
+			if (name in target) line = line held(ratio, target[name], "x")
 			if (base in runs && med(base, "ns/op") > 0) {
 				line = line sprintf("\n      %6.2fx %s, as before", avg / med(base, "ns/op"), bname)
 			}
@@ -145,11 +121,7 @@ END {
 		} else if (base in runs && med(base, "ns/op") > 0) {
 			ratio = avg / med(base, "ns/op")
 			line = line sprintf("  %5.2fx %s", ratio, bname)
-			if (name in target) {
-				ok = ratio <= target[name]
-				line = line sprintf(" (target <= %gx) %s", target[name], ok ? "ok" : "MISSED")
-				if (!ok) missed = 1
-			}
+			if (name in target) line = line held(ratio, target[name], "x")
 		} else {
 			line = line "  (no " bname " in " p ")"
 		}
@@ -157,11 +129,7 @@ END {
 			m = names[j]
 			if (m ~ /MiB$/) {
 				line = line sprintf("\n      %-18s %9.1f", m, med(key, m))
-				if ((name, m) in most) {
-					ok = med(key, m) <= most[name, m]
-					line = line sprintf(" (target <= %g) %s", most[name, m], ok ? "ok" : "MISSED")
-					if (!ok) missed = 1
-				}
+				if ((name, m) in most) line = line held(med(key, m), most[name, m], "")
 			}
 		}
 		if (p != lastpkg) {
@@ -175,6 +143,26 @@ END {
 		exit 1
 	}
 	exit missed
+}
+
+# held says whether v is within lim, the most it may be (a figure in
+# unit), and notes a miss in missed.
+function held(v, lim, unit) {
+	if (v > lim) missed = 1
+	return sprintf(" (target <= %g%s) %s", lim, unit, v <= lim ? "ok" : "MISSED")
+}
+
+# listed is the metrics of key among names[1..n] that match pat, each
+# shown as format says and held to its most in lim, where lim has one.
+function listed(key, names, n, pat, format, lim,   j, m, v, s) {
+	for (j = 1; j <= n; j++) {
+		m = names[j]
+		if (m !~ pat) continue
+		v = med(key, m)
+		s = s sprintf(format, m, v)
+		if (m in lim) s = s held(v, lim[m], "")
+	}
+	return s
 }
 
 # med is the median of metric m over the runs of key (0 when absent).

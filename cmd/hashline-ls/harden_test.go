@@ -158,6 +158,14 @@ func build(tb testing.TB) string {
 	return bin
 }
 
+// verbIn is the built binary bin run with args in dir, as a user runs it
+// from a shell there, with stdin on its standard input.
+func verbIn(dir, stdin, bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(stdin)
+	return cmd
+}
+
 // Three edit processes started together on one 50,000-line file, each
 // changing a different line with the same tag: one lands, the others are
 // refused with EDIT_TAG_MISMATCH and the live tag, and the file holds
@@ -184,9 +192,7 @@ func TestConcurrentShellEdits(t *testing.T) {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		for i, n := range lines {
-			cmd := exec.Command(bin, "edit", "f.txt", "--tag", tag)
-			cmd.Dir = ws
-			cmd.Stdin = strings.NewReader(fmt.Sprintf("PUT %d.=%d:\n+changed by %d\n", n, n, i))
+			cmd := verbIn(ws, fmt.Sprintf("PUT %d.=%d:\n+changed by %d\n", n, n, i), bin, "edit", "f.txt", "--tag", tag)
 			var out, errs bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errs
 			wg.Go(func() {

@@ -203,11 +203,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// warn by default: an editor shows everything a server writes on stderr
 	// as an error (Neovim logs it as [ERROR]), so a start stays silent.
 	logs := addLogFlags(fs, "warn")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), usage)
+	if !parseAll(fs, args, usage, stderr) {
 		return 2
 	}
 	log, closeLog, ok := logs.open(stderr)
@@ -234,6 +230,20 @@ type stdio struct {
 }
 
 func (stdio) Close() error { return nil }
+
+// parseAll parses args with fs for a verb that takes flags alone: an
+// argument left after them is refused with usage on stderr. False means
+// the verb exits with 2.
+func parseAll(fs *flag.FlagSet, args []string, usage string, stderr io.Writer) bool {
+	if err := fs.Parse(args); err != nil {
+		return false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return false
+	}
+	return true
+}
 
 // logFlags are the logging flags of the verbs that serve.
 type logFlags struct{ file, level *string }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -106,23 +105,20 @@ func TestBinary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x.txt"), []byte("one\r\ntwo\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "read", "x.txt")
-	cmd.Dir = dir
+	cmd := verbIn(dir, "", bin, "read", "x.txt")
 	out, err := cmd.Output()
 	if err != nil || !strings.HasSuffix(string(out), "]\n1:one\n2:two\n") {
 		t.Fatalf("read: %v %q", err, out)
 	}
 	tag := headerRe.FindStringSubmatch(string(out))[2]
-	cmd = exec.Command(bin, "edit", "x.txt", "--tag", tag)
-	cmd.Dir, cmd.Stdin = dir, strings.NewReader("PUT <1:\n+zero\n")
+	cmd = verbIn(dir, "PUT <1:\n+zero\n", bin, "edit", "x.txt", "--tag", tag)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("edit: %v %s", err, out)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "x.txt")); string(b) != "zero\r\none\r\ntwo\r\n" {
 		t.Fatalf("x.txt = %q", b)
 	}
-	cmd = exec.Command(bin, "read", "/etc/hostname")
-	cmd.Dir = dir
+	cmd = verbIn(dir, "", bin, "read", "/etc/hostname")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err == nil || !strings.HasPrefix(stderr.String(), "PATH_OUTSIDE_WORKSPACE: ") {

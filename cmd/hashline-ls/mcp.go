@@ -38,11 +38,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	editor := fs.Int("editor", 0, "the pid of the editor to serve through, when several hold the folder")
 	status := fs.Bool("status", false, "print what would serve the folders, and exit")
 	logs := addLogFlags(fs, "info")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "INVALID_ARGUMENT: unexpected argument %q\n%s", fs.Arg(0), mcpUsage)
+	if !parseAll(fs, args, mcpUsage, stderr) {
 		return 2
 	}
 	if len(roots) == 0 {

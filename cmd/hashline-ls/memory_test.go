@@ -47,17 +47,7 @@ type pipes struct {
 func startServer(b *testing.B, bin, root string) *server {
 	b.Helper()
 	cmd := exec.Command(bin, "--stdio", "--log-level", "error")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(b, cmd)
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipes{stdout, stdin}))
 	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		return reply(ctx, nil, nil)

@@ -67,24 +67,18 @@ func readFlags(fs *flag.FlagSet) buildArgs {
 
 func editFlags(fs *flag.FlagSet) buildArgs {
 	tag := fs.String("tag", "", "the tag from the read's [path#TAG] header")
-	file := fs.String("ops", "", "file holding the ops (default: stdin)")
+	input := inputFlag(fs, "ops")
 	return func(pos []string, stdin io.Reader) (map[string]any, error) {
-		ops, err := readInput(*file, stdin)
-		if err != nil {
-			return nil, fmt.Errorf("ops: %w", err)
-		}
-		return map[string]any{"path": pos[0], "tag": *tag, "ops": ops}, nil
+		ops, err := input(stdin)
+		return map[string]any{"path": pos[0], "tag": *tag, "ops": ops}, err
 	}
 }
 
 func writeFlags(fs *flag.FlagSet) buildArgs {
-	file := fs.String("content", "", "file holding the content (default: stdin)")
+	input := inputFlag(fs, "content")
 	return func(pos []string, stdin io.Reader) (map[string]any, error) {
-		content, err := readInput(*file, stdin)
-		if err != nil {
-			return nil, fmt.Errorf("content: %w", err)
-		}
-		return map[string]any{"path": pos[0], "content": content}, nil
+		content, err := input(stdin)
+		return map[string]any{"path": pos[0], "content": content}, err
 	}
 }
 
@@ -110,12 +104,22 @@ func grepFlags(fs *flag.FlagSet) buildArgs {
 }
 
 func patchFlags(fs *flag.FlagSet) buildArgs {
-	file := fs.String("patch", "", "file holding the patch (default: stdin)")
+	input := inputFlag(fs, "patch")
 	return func(_ []string, stdin io.Reader) (map[string]any, error) {
-		patch, err := readInput(*file, stdin)
+		patch, err := input(stdin)
+		return map[string]any{"patch": patch}, err
+	}
+}
+
+// inputFlag adds -name, a file holding the verb's name text (default:
+// stdin), and returns what reads that text; its error names the flag.
+func inputFlag(fs *flag.FlagSet, name string) func(stdin io.Reader) (string, error) {
+	file := fs.String(name, "", "file holding the "+name+" (default: stdin)")
+	return func(stdin io.Reader) (string, error) {
+		text, err := readInput(*file, stdin)
 		if err != nil {
-			return nil, fmt.Errorf("patch: %w", err)
+			return "", fmt.Errorf("%s: %w", name, err)
 		}
-		return map[string]any{"patch": patch}, nil
+		return text, nil
 	}
 }

@@ -356,11 +356,19 @@ func (e *Editor) buffer(rel string) buffer {
 	e.t.Helper()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	b := e.heldLocked(rel, "the editor holds no buffer for %s")
+	return *b
+}
+
+// heldLocked is rel's buffer, which e.mu, held, guards; if the editor
+// holds none it fails the test with why, formatted with rel.
+func (e *Editor) heldLocked(rel, why string) *buffer {
+	e.t.Helper()
 	b := e.bufs[e.Path(rel)]
 	if b == nil {
-		e.t.Fatalf("the editor holds no buffer for %s", rel)
+		e.t.Fatalf(why, rel)
 	}
-	return *b
+	return b
 }
 
 // Holds reports whether the editor holds a buffer for rel.
@@ -372,39 +380,29 @@ func (e *Editor) Holds(rel string) bool {
 
 // SetBehaviour sets how the editor answers the applyEdit requests to come.
 func (e *Editor) SetBehaviour(b ApplyBehaviour) {
-	e.mu.Lock()
-	e.behave = b
-	e.mu.Unlock()
+	setLocked(&e.mu, &e.behave, b)
 }
 
 // SetSave sets how the editor answers the hashline/saveDocument requests
 // to come.
 func (e *Editor) SetSave(b SaveBehaviour) {
-	e.mu.Lock()
-	e.saving = b
-	e.mu.Unlock()
+	setLocked(&e.mu, &e.saving, b)
 }
 
 // Saves returns the URIs the server asked the editor to save so far.
 func (e *Editor) Saves() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]string(nil), e.saves...)
+	return cloneLocked(&e.mu, &e.saves)
 }
 
 // SetStep sets how far a buffer's version moves with each change from now
 // on (1 at first).
 func (e *Editor) SetStep(step int32) {
-	e.mu.Lock()
-	e.step = step
-	e.mu.Unlock()
+	setLocked(&e.mu, &e.step, step)
 }
 
 // Applies returns the applyEdit requests received so far.
 func (e *Editor) Applies() []ApplyEditRequest {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]ApplyEditRequest(nil), e.applies...)
+	return cloneLocked(&e.mu, &e.applies)
 }
 
 // AwaitApply waits for the next applyEdit request to reach the editor, and
@@ -421,17 +419,13 @@ func (e *Editor) AwaitApply() {
 // Progress returns the params of the $/progress notifications received
 // so far.
 func (e *Editor) Progress() []json.RawMessage {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]json.RawMessage(nil), e.progress...)
+	return cloneLocked(&e.mu, &e.progress)
 }
 
 // CreatedTokens returns the tokens the server asked the editor to create
 // with window/workDoneProgress/create.
 func (e *Editor) CreatedTokens() []json.RawMessage {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]json.RawMessage(nil), e.created...)
+	return cloneLocked(&e.mu, &e.created)
 }
 
 // Open opens rel with the text on disk (its BOM kept aside) at version.
@@ -465,10 +459,7 @@ func (e *Editor) TypeAt(rel string, start, end int, text string, hold bool) {
 	e.t.Helper()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	b := e.bufs[e.Path(rel)]
-	if b == nil {
-		e.t.Fatalf("typing into %s, which the editor does not hold", rel)
-	}
+	b := e.heldLocked(rel, "typing into %s, which the editor does not hold")
 	r := Range{Start: clientPosition(b.text, start, e.enc), End: clientPosition(b.text, end, e.enc)}
 	b.text = b.text[:start] + text + b.text[end:]
 	n := note{"textDocument/didChange", b.changed(e.step, changeEvent{Range: &r, Text: text})}
@@ -611,4 +602,20 @@ func (e *Editor) WaitServe() int {
 		e.t.FailNow()
 	}
 	return e.serveCode
+}
+
+// setLocked sets *field to v under mu, for the setters a test calls while
+// the server's requests read the field.
+func setLocked[T any](mu *sync.Mutex, field *T, v T) {
+	mu.Lock()
+	*field = v
+	mu.Unlock()
+}
+
+// cloneLocked is a copy of *list taken under mu: what the editor received
+// so far, which goes on growing after the copy.
+func cloneLocked[T any](mu *sync.Mutex, list *[]T) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]T(nil), *list...)
 }

@@ -1,0 +1,39 @@
+package testenv
+
+import (
+	"io"
+	"net"
+	"os/exec"
+	"testing"
+)
+
+// StartPiped starts cmd with a pipe to its stdin and one from its stdout,
+// for a test that talks to a process it runs, or fails the test. Ending
+// the process is the caller's: some tests close stdin, others kill it.
+func StartPiped(t testing.TB, cmd *exec.Cmd) (stdin io.WriteCloser, stdout io.Reader) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err = cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
+
+// ServeEach serves each connection l accepts with serve, in a goroutine of
+// its own, until l is closed.
+func ServeEach(l net.Listener, serve func(net.Conn)) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go serve(c)
+	}
+}
