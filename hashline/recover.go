@@ -31,6 +31,7 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 	// The new lines of the same head and tail name no line the old text
 	// lacks, so the table takes the old lines and the new ones between.
 	ids := newInternLines(old.Len() + new.Len() - head - tail)
+	defer ids.release()
 	oldID, newID := make([]int32, old.Len()+1), make([]int32, new.Len()+1)
 	for i := 1; i < len(oldID); i++ {
 		oldID[i] = ids.id(old.Line(i))
