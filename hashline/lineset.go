@@ -74,7 +74,26 @@ func (s *LineSet) Clone() *LineSet {
 	if s == nil {
 		return nil
 	}
+	if len(s.spans) <= 1 {
+		c := newLineSet()
+		c.spans = append(c.spans, s.spans...)
+		return c
+	}
 	return &LineSet{spans: append([]span(nil), s.spans...)}
+}
+
+// oneSpan is a LineSet with room for one span beside it.
+type oneSpan struct {
+	set  LineSet
+	room [1]span
+}
+
+// newLineSet returns an empty set that holds one span without growing: a
+// window read is one span, so the set and its span take one allocation.
+func newLineSet() *LineSet {
+	o := &oneSpan{}
+	o.set.spans = o.room[:0]
+	return &o.set
 }
 
 // String renders the set as "1-3,7" ("" when empty).
@@ -95,7 +114,7 @@ func (s *LineSet) String() string {
 
 // FullLineSet returns the set 1..n.
 func FullLineSet(n int) *LineSet {
-	s := &LineSet{}
+	s := newLineSet()
 	s.AddRange(1, n)
 	return s
 }

@@ -2,7 +2,7 @@ package hashline
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -250,11 +250,11 @@ func (p *program) checkOverlaps() error {
 			claims = append(claims, claim{l, i})
 		}
 	}
-	sort.Slice(claims, func(a, b int) bool {
-		if claims[a].line != claims[b].line {
-			return claims[a].line < claims[b].line
+	slices.SortFunc(claims, func(a, b claim) int {
+		if a.line != b.line {
+			return a.line - b.line
 		}
-		return claims[a].op < claims[b].op
+		return a.op - b.op
 	})
 	for k := 1; k < len(claims); k++ {
 		a, b := claims[k-1], claims[k]
@@ -444,12 +444,11 @@ func apply(t *Text, edits []ir) []Hunk {
 	// A gap before line N lies before a replacement of N.=M whatever order
 	// the ops were written in, so <1 stays the file head; inserts at one gap
 	// keep the order they were written in.
-	sort.SliceStable(events, func(a, b int) bool {
-		ea, eb := events[a], events[b]
+	slices.SortStableFunc(events, func(ea, eb event) int {
 		if ea.pos != eb.pos {
-			return ea.pos < eb.pos
+			return ea.pos - eb.pos
 		}
-		return ea.rank < eb.rank
+		return ea.rank - eb.rank
 	})
 	var hunks []Hunk
 	for _, ev := range events {

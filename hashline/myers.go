@@ -1,6 +1,9 @@
 package hashline
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // myers finds a longest common subsequence of a and b, lines named by
 // number, and calls kept(i, j, n) for each run of n lines it keeps,
@@ -167,12 +170,45 @@ type internLines struct {
 
 // newInternLines makes a table for lines lines: two thirds full at most,
 // when they all differ, and a third for two texts of mostly the same lines.
+// A small one is a table another diff released, cleared: a recovery on a
+// small file otherwise spends more on allocating it than on filling it.
 func newInternLines(lines int) *internLines {
 	size := 16
 	for size < lines+lines/2 {
 		size <<= 1
 	}
-	return &internLines{slots: make([]uint64, size), reps: make([]string, 0, lines), mask: uint64(size - 1)}
+	t := &internLines{}
+	if size <= maxPooledSlots {
+		t = internPool.Get().(*internLines)
+	}
+	if cap(t.slots) < size {
+		t.slots = make([]uint64, size)
+	} else {
+		t.slots = t.slots[:size]
+		clear(t.slots)
+	}
+	if cap(t.reps) < lines {
+		t.reps = make([]string, 0, lines)
+	}
+	t.mask = uint64(size - 1)
+	return t
+}
+
+// maxPooledSlots bounds the tables kept for reuse, so a diff of a large
+// file holds no memory past its own end.
+const maxPooledSlots = 1 << 14
+
+var internPool = sync.Pool{New: func() any { return new(internLines) }}
+
+// release hands t back for reuse, holding no line of the texts it named.
+// Nothing may use t after.
+func (t *internLines) release() {
+	if len(t.slots) > maxPooledSlots {
+		return
+	}
+	clear(t.reps)
+	t.reps = t.reps[:0]
+	internPool.Put(t)
 }
 
 var internSeed = maphash.MakeSeed()

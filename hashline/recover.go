@@ -27,17 +27,23 @@ type lineMap struct {
 // exactly (see diff.go): a line the diff wrongly calls changed would make
 // recovery decline an edit it could place.
 func diffLines(old, new *Text) (*lineMap, bool) {
-	ids := newInternLines(old.Len() + new.Len())
+	head, tail := sameEnds(old, new)
+	// The new lines of the same head and tail name no line the old text
+	// lacks, so the table takes the old lines and the new ones between.
+	ids := newInternLines(old.Len() + new.Len() - head - tail)
+	defer ids.release()
 	oldID, newID := make([]int32, old.Len()+1), make([]int32, new.Len()+1)
 	for i := 1; i < len(oldID); i++ {
 		oldID[i] = ids.id(old.Line(i))
 	}
+	copy(newID[1:head+1], oldID[1:head+1])
+	copy(newID[len(newID)-tail:], oldID[len(oldID)-tail:])
 	// Most new lines are the old line the changes so far moved them to:
 	// compared with that one first, they need no lookup. After one that
 	// does, the next old lines are looked at for it, so a line or a few
 	// gone from the old text do not throw the guess off.
 	known := int32(len(ids.reps))
-	for j, i := 1, 1; j < len(newID); j++ {
+	for j, i := head+1, head+1; j < len(newID)-tail; j++ {
 		line := new.Line(j)
 		if i < len(oldID) && old.Line(i) == line {
 			newID[j], i = oldID[i], i+1
@@ -63,6 +69,57 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 	}
 	m.markSlides()
 	return m, true
+}
+
+// sameEnds counts the lines old and new share, byte for byte with their
+// endings, at the start and, apart from those, at the end: found by
+// comparing the bytes, not the lines one by one.
+func sameEnds(old, new *Text) (head, tail int) {
+	x, y := old.x(), new.x()
+	n := min(old.Len(), new.Len())
+	p := samePrefix(old.raw, new.raw)
+	for head < n && x.at(head+1) <= p && y.at(head+1) == x.at(head+1) {
+		head++
+	}
+	a, b := old.raw[x.at(head):], new.raw[y.at(head):]
+	q := len(a) - sameSuffix(a, b)
+	for tail < n-head {
+		s, t := x.at(old.Len()-1-tail), y.at(new.Len()-1-tail)
+		if s-x.at(head) < q || len(old.raw)-s != len(new.raw)-t {
+			break
+		}
+		tail++
+	}
+	return head, tail
+}
+
+// sameChunk is how many bytes samePrefix and sameSuffix compare at once.
+const sameChunk = 256
+
+// samePrefix is the length of the longest prefix a and b share.
+func samePrefix(a, b string) int {
+	n := min(len(a), len(b))
+	p := 0
+	for p+sameChunk <= n && a[p:p+sameChunk] == b[p:p+sameChunk] {
+		p += sameChunk
+	}
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	return p
+}
+
+// sameSuffix is the length of the longest suffix a and b share.
+func sameSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	s := 0
+	for s+sameChunk <= n && a[len(a)-s-sameChunk:len(a)-s] == b[len(b)-s-sameChunk:len(b)-s] {
+		s += sameChunk
+	}
+	for s < n && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return s
 }
 
 // markSlides marks the old lines whose pairing is a guess. Where a change

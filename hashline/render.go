@@ -1,7 +1,9 @@
 package hashline
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -91,13 +93,24 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 		window = len(rest)/n*last + len(rest)/n*last/8
 	}
 	// Rows are written as if the window were valid UTF-8, and checked once
-	// it is known where the window ends.
-	w := newRows(make([]byte, head, head+window+last*(digits(last)+1)+1), 1, last, true, AnchorTag, false)
+	// it is known where the window ends. The buffer has room for the words
+	// copyRow writes past a row.
+	size := head + window + last*(digits(last)+1) + 2*wordBytes
+	w := newRows(make([]byte, head, size), 1, last, true, AnchorTag, false)
 	x := &lines{starts: make([]int32, n+1), eol: "\n", bom: body > 0, final: final}
 	dirty := false
 	pos := body
-	for k := range n {
+	buf, o := w.b[:cap(w.b)], head
+	for k := range last {
 		x.starts[k] = int32(pos)
+		if i, ok := w.copyRow(buf, o, raw, pos); ok {
+			dirty = dirty || i > 1 && isBlank(raw[pos+i-2])
+			o += w.digits + 1 + i
+			pos += i
+			w.count()
+			continue
+		}
+		w.b = buf[:o]
 		i := strings.IndexByte(raw[pos:], '\n')
 		if i < 0 {
 			i = len(raw) - pos
@@ -105,10 +118,20 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 		ce := pos + i
 		dirty = dirty || i > 0 && isBlank(raw[ce-1])
 		e := min(ce+1, len(raw))
-		if k < last {
-			w.add(k+1, raw, pos, e, ce)
-		}
+		w.add(k+1, raw, pos, e, ce)
+		buf, o = w.b[:cap(w.b)], len(w.b)
 		pos = e
+	}
+	w.b = buf[:o]
+	for k := last; k < n; k++ {
+		x.starts[k] = int32(pos)
+		i := strings.IndexByte(raw[pos:], '\n')
+		if i < 0 {
+			i = len(raw) - pos
+		}
+		ce := pos + i
+		dirty = dirty || i > 0 && isBlank(raw[ce-1])
+		pos = min(ce+1, len(raw))
 	}
 	x.starts[n], x.clean = int32(len(raw)), !dirty
 	t.index.CompareAndSwap(nil, x)
@@ -120,11 +143,15 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 	return w.done(), true
 }
 
-// rows writes the rows of one window.
+// rows writes the rows of one window. It lives on its writer's stack:
+// the row loop appends to a buffer no heap object points at.
 type rows struct {
-	b   []byte
-	num []byte // the next row's number, counted up in place
-	v   View
+	b []byte
+	// num is the next row's number and a colon, counted up in place; the
+	// number is its first digits bytes.
+	num    [24]byte
+	digits int
+	v      View
 	// valid says the window is valid UTF-8; plain, that a row whose line
 	// ends in LF is that line as it is: an LF text in tag style.
 	valid, plain bool
@@ -132,30 +159,88 @@ type rows struct {
 	runStart     int // the first row of the run of rows shown in full
 }
 
-func newRows(b []byte, first, last int, valid bool, anchors Anchors, hasCR bool) *rows {
-	return &rows{
-		b: b, num: strconv.AppendInt(make([]byte, 0, 20), int64(first), 10),
-		v:     View{First: first, Last: last, Seen: &LineSet{}},
+func newRows(b []byte, first, last int, valid bool, anchors Anchors, hasCR bool) rows {
+	w := rows{
+		b:     b,
+		v:     View{First: first, Last: last, Seen: newLineSet()},
 		valid: valid, plain: valid && anchors == AnchorTag && !hasCR, anchors: anchors, runStart: first,
 	}
+	w.digits = len(strconv.AppendInt(w.num[:0], int64(first), 10))
+	w.num[w.digits] = ':'
+	return w
 }
 
 // add appends row n: raw[s:e] is its line with its ending, which starts
 // at ce.
 func (w *rows) add(n int, raw string, s, e, ce int) {
-	w.b = append(w.b, w.num...)
-	w.num = incDecimal(w.num)
 	if w.plain && e-s <= MaxLineChars && raw[e-1] == '\n' {
-		w.b = append(w.b, ':')
-		w.b = append(w.b, raw[s:e]...)
+		w.b = append(append(w.b, w.num[:w.digits+1]...), raw[s:e]...)
+		w.count()
 		return
 	}
+	w.b = append(w.b, w.num[:w.digits]...)
+	w.count()
 	var clipped bool
 	if w.b, clipped = appendRow(w.b, n, raw[s:ce], MaxLineChars, w.valid, w.anchors); clipped {
 		w.v.Clipped = append(w.v.Clipped, n)
 		w.v.Seen.AddRange(w.runStart, n-1)
 		w.runStart = n + 1
 	}
+}
+
+// wordBytes is the width of the words copyRow moves.
+const wordBytes = 8
+
+// copyRow writes, at buf[o:], the row of the line at raw[pos:] in the
+// plain case, its number, a colon and the line with its LF, and returns
+// the line's length with the LF. The line is copied a word at a time and
+// its LF found in the words as they pass, so a row costs no scan and no
+// copy call of its own; up to a word past the row is written too, which
+// the next row writes over. It reports false, having written nothing the
+// caller must keep, for a row that is not plain: longer than MaxLineChars
+// or without an LF, or too close to the end of raw or of buf for whole
+// words.
+func (w *rows) copyRow(buf []byte, o int, raw string, pos int) (int, bool) {
+	if len(buf)-o < 2*wordBytes {
+		return 0, false
+	}
+	binary.LittleEndian.PutUint64(buf[o:], binary.LittleEndian.Uint64(w.num[:]))
+	binary.LittleEndian.PutUint64(buf[o+wordBytes:], binary.LittleEndian.Uint64(w.num[wordBytes:]))
+	o += w.digits + 1
+	src := bytesOf(raw)
+	for p := pos; p+wordBytes <= len(src) && o+wordBytes <= len(buf); p, o = p+wordBytes, o+wordBytes {
+		v := binary.LittleEndian.Uint64(src[p:])
+		binary.LittleEndian.PutUint64(buf[o:], v)
+		if m := lfBytes(v); m != 0 {
+			i := p - pos + bits.TrailingZeros64(m)>>3 + 1
+			return i, i <= MaxLineChars
+		}
+	}
+	return 0, false
+}
+
+// lfBytes has the top bit set of the first byte of v (in memory order)
+// that is an LF, and maybe of bytes after it, and no other bits.
+func lfBytes(v uint64) uint64 {
+	const ones, highs, lfs = 0x0101010101010101, 0x8080808080808080, 0x0a0a0a0a0a0a0a0a
+	v ^= lfs
+	return (v - ones) &^ v & highs
+}
+
+// count adds one to the row number.
+func (w *rows) count() {
+	for i := w.digits - 1; i >= 0; i-- {
+		if w.num[i] < '9' {
+			w.num[i]++
+			return
+		}
+		w.num[i] = '0'
+	}
+	// All nines turned to zeros: a digit more, and the colon after it.
+	w.num[0] = '1'
+	w.num[w.digits] = '0'
+	w.digits++
+	w.num[w.digits] = ':'
 }
 
 // done is the view the rows make.
@@ -173,7 +258,7 @@ func RenderRows(display string, t *Text, lines []int, width int) View {
 
 // RenderRowsAs is RenderRows with rows in the given anchor style.
 func RenderRowsAs(anchors Anchors, display string, t *Text, lines []int, width int) View {
-	v := View{Seen: &LineSet{}}
+	v := View{Seen: newLineSet()}
 	if len(lines) > 0 {
 		v.First, v.Last = lines[0], lines[len(lines)-1]
 	}
@@ -249,20 +334,6 @@ func clip(s string, n int) string {
 		return s[:cut] + "…"
 	}
 	return s
-}
-
-// incDecimal adds one to the decimal number in d.
-func incDecimal(d []byte) []byte {
-	for i := len(d) - 1; i >= 0; i-- {
-		if d[i] < '9' {
-			d[i]++
-			return d
-		}
-		d[i] = '0'
-	}
-	d = append(d, '0')
-	d[0] = '1'
-	return d
 }
 
 func digits(n int) int {

@@ -40,6 +40,7 @@ type Text struct {
 // hashing at the last mark before the edit rather than at its start.
 type hashState struct {
 	d     Digest
+	tag   Tag // tagOf(d), made once: every read and edit asks for it
 	marks []hashMark
 }
 
@@ -301,7 +302,10 @@ func (t *Text) Raw() string { return t.raw }
 func (t *Text) Size() int { return len(t.raw) }
 
 // Tag is the 4-hex tag of the whole text (docs/contract.md §3.3).
-func (t *Text) Tag() Tag { return tagOf(t.Digest()) }
+func (t *Text) Tag() Tag {
+	t.Digest()
+	return t.digest.Load().tag
+}
 
 // Digest identifies the text up to the differences docs/contract.md §3.2 sets aside.
 func (t *Text) Digest() Digest {
@@ -309,13 +313,18 @@ func (t *Text) Digest() Digest {
 		return st.d
 	}
 	st := t.hashNormalized()
+	st.tag = tagOf(st.d)
 	t.digest.CompareAndSwap(nil, st)
 	return st.d
 }
 
 // knowDigest gives t its digest, proven by the caller to be the one its
 // bytes hash to.
-func (t *Text) knowDigest(d Digest) { t.digest.CompareAndSwap(nil, &hashState{d: d}) }
+func (t *Text) knowDigest(d Digest) {
+	if t.digest.Load() == nil {
+		t.digest.CompareAndSwap(nil, &hashState{d: d, tag: tagOf(d)})
+	}
+}
 
 // Hashed reports whether t's digest is known, computed or given.
 func (t *Text) Hashed() bool { return t.digest.Load() != nil }
