@@ -37,7 +37,7 @@ func (p *parsed) info(n *sitter.Node) *nodeInfo {
 	}
 	i := &nodeInfo{}
 	if p.infos == nil {
-		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts)/2)
+		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts))
 	}
 	p.infos[n] = i
 	return i
@@ -272,16 +272,29 @@ func (p *parsed) cursorAt(n *sitter.Node) *sitter.TreeCursor {
 // off. It searches each node's children itself rather than asking a cursor
 // to jump to the child for a byte: that jump misses children in this
 // tree-sitter version (a markdown section's children after a zero-width
-// node).
+// node). The rules ask for the same chain several times in a row (what a
+// line's first byte is, whether it is a comment, which comment), so the
+// last one is kept; the caller must not modify it.
 func (p *parsed) descend(n *sitter.Node, off int) []*sitter.Node {
+	if last := &p.lastDescend; last.chain != nil && last.from == n && last.off == off {
+		return last.chain
+	}
 	out := make([]*sitter.Node, 1, 16)
 	out[0] = n
-	for {
+	for from := n; ; {
 		c := p.childrenOf(n).at(p, off)
 		if c == nil {
+			p.lastDescend = descent{from, off, out}
 			return out
 		}
 		out = append(out, c)
 		n = c
 	}
+}
+
+// descent is one chain descend found: from node from down to offset off.
+type descent struct {
+	from  *sitter.Node
+	off   int
+	chain []*sitter.Node
 }
