@@ -1,6 +1,7 @@
 package hashline_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,5 +99,49 @@ func TestSymbolQuery(t *testing.T) {
 	}
 	if n := hashline.NewSymbolQuery("zzzz", "p.go").Nearest(syms, 5); len(n) != 0 {
 		t.Errorf("Nearest(zzzz) = %v, want none", n)
+	}
+}
+
+// TestFoldOutline: a symbol deeper than the depth is left out and counted
+// on the row that holds it; depth 0 keeps every symbol.
+func TestFoldOutline(t *testing.T) {
+	t.Parallel()
+	syms := []hashline.Symbol{
+		sym("Guide", "Guide", "h1", 1, 20, 1, 0, true),
+		sym("Usage", "Guide > Usage", "h2", 3, 12, 3, 1, true),
+		sym("Flags", "Guide > Usage > Flags", "h3", 5, 8, 5, 2, true),
+		sym("Short", "Guide > Usage > Flags > Short", "h4", 7, 8, 7, 3, true),
+		sym("Files", "Guide > Usage > Files", "h3", 9, 12, 9, 2, true),
+		sym("FAQ", "Guide > FAQ", "h2", 14, 20, 14, 1, true),
+	}
+	cases := []struct {
+		depth int
+		want  string // name:folded of each row kept
+	}{
+		{0, "Guide:0 Usage:0 Flags:0 Short:0 Files:0 FAQ:0"},
+		{1, "Guide:5"},
+		{2, "Guide:0 Usage:3 FAQ:0"},
+		{3, "Guide:0 Usage:0 Flags:1 Files:0 FAQ:0"},
+		{9, "Guide:0 Usage:0 Flags:0 Short:0 Files:0 FAQ:0"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, s := range hashline.FoldOutline(syms, c.depth) {
+			got = append(got, fmt.Sprintf("%s:%d", s.Name, s.Folded))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("depth %d: %s, want %s", c.depth, g, c.want)
+		}
+	}
+	if d := hashline.OutlineDepth(syms); d != hashline.DocumentDepth {
+		t.Errorf("OutlineDepth of headings = %d, want %d", d, hashline.DocumentDepth)
+	}
+	if d := hashline.OutlineDepth([]hashline.Symbol{sym("T", "T", "struct", 1, 4, 2, 0, true)}); d != 0 {
+		t.Errorf("OutlineDepth of code = %d, want 0", d)
+	}
+	folded := hashline.FoldOutline(syms, 2)
+	v := hashline.RenderOutline(hashline.AnchorTag, "p.md", hashline.NewText(strings.Repeat("x\n", 20)), folded[1:2])
+	if !strings.Contains(v.Content, "]\n  3-12 h2 +3  3:x\n") {
+		t.Fatalf("a folding row: %s", v.Content)
 	}
 }

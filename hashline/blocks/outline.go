@@ -39,6 +39,9 @@ type Symbol = struct {
 	// Group marks a declaration that only gathers others (Go's const ( ... )):
 	// it is listed, but it has no name of its own to look it up by.
 	Group bool
+	// Folded is left 0 here: it counts what an outline folded to a depth
+	// leaves out of a symbol, which is the reader's business.
+	Folded int
 }
 
 // maxOutlineDepth bounds how deeply containers are walked for members, so
