@@ -37,7 +37,7 @@ func (p *parsed) info(n *sitter.Node) *nodeInfo {
 	}
 	i := &nodeInfo{}
 	if p.infos == nil {
-		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts))
+		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts)/2)
 	}
 	p.infos[n] = i
 	return i
