@@ -21,9 +21,11 @@ import (
 // children of a node are looked at lazily, by index, and listed in full,
 // once per parse, only for a node that is searched again and again.
 
-// nodeInfo is what a parse was told of one node.
+// nodeInfo is what a parse was told of one node. It is kept by value: a
+// parse looks at thousands of nodes, and one allocation for each costs
+// more than the copies.
 type nodeInfo struct {
-	start, end int
+	start, end uint32
 	symbol     sitter.Symbol
 	ranged     bool // start and end are set
 	typed      bool // symbol is set
@@ -31,22 +33,20 @@ type nodeInfo struct {
 
 // info is what the parse knows of n. A tree hands out one *sitter.Node for
 // each of its nodes, however it was reached, so the node itself keys it.
-func (p *parsed) info(n *sitter.Node) *nodeInfo {
-	if i, ok := p.infos[n]; ok {
-		return i
-	}
-	i := &nodeInfo{}
+func (p *parsed) info(n *sitter.Node) nodeInfo { return p.infos[n] }
+
+func (p *parsed) keep(n *sitter.Node, i nodeInfo) {
 	if p.infos == nil {
-		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts)/2)
+		p.infos = make(map[*sitter.Node]nodeInfo, len(p.starts)/2)
 	}
 	p.infos[n] = i
-	return i
 }
 
-func (p *parsed) ranged(n *sitter.Node) *nodeInfo {
+func (p *parsed) ranged(n *sitter.Node) nodeInfo {
 	i := p.info(n)
 	if !i.ranged {
-		i.start, i.end, i.ranged = int(n.StartByte()), int(n.EndByte()), true
+		i.start, i.end, i.ranged = n.StartByte(), n.EndByte(), true
+		p.keep(n, i)
 	}
 	return i
 }
@@ -55,12 +55,13 @@ func (p *parsed) symbolOf(n *sitter.Node) sitter.Symbol {
 	i := p.info(n)
 	if !i.typed {
 		i.symbol, i.typed = n.Symbol(), true
+		p.keep(n, i)
 	}
 	return i.symbol
 }
 
-func (p *parsed) start(n *sitter.Node) int { return p.ranged(n).start }
-func (p *parsed) end(n *sitter.Node) int   { return p.ranged(n).end }
+func (p *parsed) start(n *sitter.Node) int { return int(p.ranged(n).start) }
+func (p *parsed) end(n *sitter.Node) int   { return int(p.ranged(n).end) }
 
 // typ is n's type, as Node.Type names it.
 func (p *parsed) typ(n *sitter.Node) string {

@@ -39,7 +39,7 @@ type parsed struct {
 	// children, and cursor is the tree cursor that lists them (nodes.go).
 	grammar *sitter.Language
 	table   *symbolTable
-	infos   map[*sitter.Node]*nodeInfo
+	infos   map[*sitter.Node]nodeInfo
 	kids    map[*sitter.Node]*children
 	cursor  *sitter.TreeCursor
 	// kinds and contentEnds keep what classify and contentEnd found, which
