@@ -186,9 +186,12 @@ func outlineNotice(syms []hashline.Symbol, next int, clipped []int, depth int) s
 	if len(syms) == 0 {
 		notes = append(notes, "no declarations found: read the file by lines")
 	} else {
+		// The example is a block, and not one that holds all the others
+		// (a document's title), which is the whole file over again.
 		example := syms[0]
 		for _, sym := range syms {
-			if sym.Block && !sym.Group {
+			whole := len(syms) > 1 && sym.Start <= syms[0].Start && sym.End >= syms[len(syms)-1].End
+			if sym.Block && !sym.Group && !whole {
 				example = sym
 				break
 			}
