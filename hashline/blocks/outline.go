@@ -198,8 +198,9 @@ func (o *outliner) add(lines, n *sitter.Node, d decl, depth int, scope string, c
 		qualified = ""
 	}
 	s := Symbol{Name: oneLine(d.name), Qualified: oneLine(qualified), Kind: d.kind, Depth: depth, Group: d.group}
-	own, top := o.p.ownStart(n), -1
-	if top = own; lines != n {
+	own := o.p.ownStart(n)
+	top := own
+	if lines != n {
 		top = o.p.ownStart(lines)
 	}
 	if own >= 0 && top >= 0 {

@@ -316,7 +316,7 @@ var outlines = map[string]*outlineRules{
 // C and freed there) for each of a file's declarations; the text says the
 // same once it holds no comment before the name. A declaration it cannot
 // read that way is asked of the tree.
-func goFunction(p *parsed, n *sitter.Node, top bool) []decl {
+func goFunction(p *parsed, n *sitter.Node, _ bool) []decl {
 	src := p.src[p.start(n):p.end(n)]
 	i := len("func")
 	for i < len(src) && isSpace(src[i]) {
