@@ -36,10 +36,13 @@ type OutlineSymbol struct {
 	Depth     int    `json:"depth,omitempty"`
 	// Block says PUT Start*: replaces exactly Start..End.
 	Block bool `json:"block"`
+	// Folded is how many declarations nested in this one the outline's
+	// depth leaves out.
+	Folded int `json:"folded,omitempty"`
 }
 
 func outlineSymbol(s hashline.Symbol) OutlineSymbol {
-	return OutlineSymbol{Name: s.Name, Qualified: s.Qualified, Kind: s.Kind, Start: s.Start, End: s.End, Line: s.Line, Depth: s.Depth, Block: s.Block}
+	return OutlineSymbol{Name: s.Name, Qualified: s.Qualified, Kind: s.Kind, Start: s.Start, End: s.End, Line: s.Line, Depth: s.Depth, Block: s.Block, Folded: s.Folded}
 }
 
 // readDeclarations answers a read with view outline or a symbol.
@@ -128,7 +131,10 @@ func noOutline(field, rel string, err error) *hashline.Error {
 }
 
 // readOutline lists the declarations whose own line is in the window of
-// offset and limit (default: the whole file), at most maxOutlineRows.
+// offset and limit (default: the whole file), at most maxOutlineRows, to
+// the depth asked for (default: hashline.OutlineDepth), as
+// docs/contract.md §5.6 says. A symbol read finds a declaration the depth
+// leaves out as it finds any other.
 func (s *Server) readOutline(o hashline.Outliner, a ReadArgs, wp workspace.Path, t *hashline.Text) (Result, error) {
 	total := t.Len()
 	first, last := max(a.Offset, 1), total
@@ -142,9 +148,13 @@ func (s *Server) readOutline(o hashline.Outliner, a ReadArgs, wp workspace.Path,
 	if err != nil {
 		return nil, noOutline("view", wp.Rel, err)
 	}
+	depth := a.Depth
+	if depth == 0 {
+		depth = hashline.OutlineDepth(all)
+	}
 	var syms []hashline.Symbol
 	next := 0
-	for _, sym := range all {
+	for _, sym := range hashline.FoldOutline(all, depth) {
 		if sym.Line < first || sym.Line > last {
 			continue
 		}
@@ -165,20 +175,23 @@ func (s *Server) readOutline(o hashline.Outliner, a ReadArgs, wp workspace.Path,
 	for i, sym := range syms {
 		res.Symbols[i] = outlineSymbol(sym)
 	}
-	res.Notice = outlineNotice(syms, next, v.Clipped)
+	res.Notice = outlineNotice(syms, next, v.Clipped, depth)
 	return res, nil
 }
 
 // outlineNotice tells the model how to go on from an outline, with an
 // example from the file itself.
-func outlineNotice(syms []hashline.Symbol, next int, clipped []int) string {
+func outlineNotice(syms []hashline.Symbol, next int, clipped []int, depth int) string {
 	var notes []string
 	if len(syms) == 0 {
 		notes = append(notes, "no declarations found: read the file by lines")
 	} else {
+		// The example is a block, and not one that holds all the others
+		// (a document's title), which is the whole file over again.
 		example := syms[0]
 		for _, sym := range syms {
-			if sym.Block && !sym.Group {
+			whole := len(syms) > 1 && sym.Start <= syms[0].Start && sym.End >= syms[len(syms)-1].End
+			if sym.Block && !sym.Group && !whole {
 				example = sym
 				break
 			}
@@ -188,6 +201,13 @@ func outlineNotice(syms []hashline.Symbol, next int, clipped []int) string {
 			n += fmt.Sprintf(", and PUT %d*: replaces lines %d-%d", example.Start, example.Start, example.End)
 		}
 		notes = append(notes, n)
+	}
+	folded := 0
+	for _, sym := range syms {
+		folded += sym.Folded
+	}
+	if folded > 0 {
+		notes = append(notes, fmt.Sprintf("listed to depth %d: a row marked +N holds N more declarations, %d in all; read the outline with depth %d for the next level, or read one of them by symbol", depth, folded, depth+1))
 	}
 	if next > 0 {
 		notes = append(notes, fmt.Sprintf("stopped at %d declarations: read the outline with offset %d for the rest", maxOutlineRows, next))

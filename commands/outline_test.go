@@ -362,3 +362,66 @@ func TestOutlineCache(t *testing.T) {
 		t.Fatalf("after the edit: %d outlines, read %q", o.calls, one.Content)
 	}
 }
+
+const guideSample = `# Guide
+
+Intro.
+
+## Install
+
+### From source
+
+Build it.
+
+### From a release
+
+Download it.
+
+## Use
+
+Run it.
+`
+
+// TestReadOutlineDepth: a document's outline lists its top two levels by
+// default, each row counting what it folds, and a symbol read finds a
+// folded heading as it finds any other; depth lists more, and code is
+// listed in full.
+func TestReadOutlineDepth(t *testing.T) {
+	s, dir := outlineServer(t, map[string]string{"guide.md": guideSample, "cart.go": outlineSample})
+	o := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "guide.md", "view": "outline"}))
+	tag := hashline.NewText(guideSample).Tag()
+	want := "[guide.md#" + string(tag) + "]\n1-17 h1  1:# Guide\n  5-13 h2 +2  5:## Install\n  15-17 h2  15:## Use\n"
+	if o.Content != want || o.Symbols[1].Folded != 2 {
+		t.Fatalf("outline:\n%s\nwant\n%s", o.Content, want)
+	}
+	if !strings.Contains(o.Notice, "listed to depth 2: a row marked +N holds N more declarations, 2 in all; read the outline with depth 3 for the next level") {
+		t.Fatalf("notice: %s", o.Notice)
+	}
+	all := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "guide.md", "view": "outline", "depth": 3}))
+	if len(all.Symbols) != 5 || strings.Contains(all.Content, "+") || strings.Contains(all.Notice, "depth") {
+		t.Fatalf("depth 3:\n%s\n%s", all.Content, all.Notice)
+	}
+	top := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "guide.md", "view": "outline", "depth": 1}))
+	if len(top.Symbols) != 1 || top.Symbols[0].Folded != 4 {
+		t.Fatalf("depth 1: %+v", top.Symbols)
+	}
+	// A folded heading reads, and PUT N*: replaces exactly its lines.
+	r := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "guide.md", "symbol": "Install > From a release"}))
+	if r.Symbol == nil || r.Symbol.Start != 11 || r.Symbol.End != 13 || !strings.Contains(r.Content, "11:### From a release\n") {
+		t.Fatalf("folded heading: %+v\n%s", r.Symbol, r.Content)
+	}
+	mustOK[*EditResult](t, call(t, s, CmdEdit, map[string]any{"path": "guide.md", "tag": r.Tag, "ops": "PUT 11*:\n+### From a package\n+\n+Install it.\n"}))
+	if got, want := readFile(t, filepath.Join(dir, "guide.md")), strings.Replace(guideSample, "### From a release\n\nDownload it.\n", "### From a package\n\nInstall it.\n", 1); got != want {
+		t.Fatalf("after PUT 11*:\n%s", got)
+	}
+	// Code is listed to every level, unless a depth is asked for.
+	code := mustOK[*ReadResult](t, call(t, s, CmdRead, map[string]any{"path": "cart.go", "view": "outline"}))
+	if len(code.Symbols) != 5 || strings.Contains(code.Notice, "depth") {
+		t.Fatalf("code outline: %+v", code.Symbols)
+	}
+	e := mustFail(t, call(t, s, CmdRead, map[string]any{"path": "cart.go", "depth": 2}), hashline.CodeInvalidArgument)
+	if e.Error.Details.Field != "depth" || !strings.Contains(e.Error.Message, `send it with view "outline"`) {
+		t.Fatalf("depth without the outline: %s", e.Error.Message)
+	}
+	mustFail(t, call(t, s, CmdRead, map[string]any{"path": "guide.md", "view": "outline", "depth": 0}), hashline.CodeInvalidArgument)
+}

@@ -24,6 +24,9 @@ type ReadArgs struct {
 	// to read (outline.go).
 	View   string `json:"view"`
 	Symbol string `json:"symbol"`
+	// Depth is how many levels of an outline to list (0: the default,
+	// hashline.OutlineDepth).
+	Depth int `json:"depth"`
 }
 
 // ReadResult is the result of hashline.read (docs/contract.md §5.1).
@@ -55,6 +58,9 @@ func (s *Server) read(ctx context.Context, a ReadArgs) (Result, error) {
 	if isBinary(t.Raw()) {
 		return nil, &hashline.Error{Code: hashline.CodeInvalidArgument, Details: hashline.Details{Field: "path"},
 			Message: fmt.Sprintf("%s is a binary file (it contains NUL bytes): hashline reads text only; name a text file", wp.Rel)}
+	}
+	if a.Depth != 0 && a.View != ViewOutline {
+		return nil, invalid("depth", `depth says how many levels of an outline to list: send it with view "outline", or leave it out`)
 	}
 	if a.View == ViewOutline || a.Symbol != "" {
 		return s.readDeclarations(a, wp, t)

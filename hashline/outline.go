@@ -29,6 +29,9 @@ type Symbol = struct {
 	// Group gathers other symbols (Go's const ( ... )) and has no name of
 	// its own to read it by.
 	Group bool
+	// Folded is how many symbols nested in this one an outline folded to
+	// a depth leaves out (FoldOutline); an outliner leaves it 0.
+	Folded int
 }
 
 // Outliner lists the declarations of a normalized text of the file at
@@ -58,7 +61,8 @@ const MaxOutlineLineChars = 200
 // top level names its symbol in full (Server.read), a nested one by its
 // name within the symbol above it; the name is left out where the line
 // shows it as a word (func NewStore, ## Usage), and a symbol of one line
-// has the one number N.
+// has the one number N. A row that folds symbols adds +Folded after the
+// name: 12-40 h2 +3.
 func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View {
 	v := View{Seen: &LineSet{}}
 	if len(syms) > 0 {
@@ -85,6 +89,10 @@ func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View
 			b = append(b, ' ')
 			b = append(b, label...)
 		}
+		if s.Folded > 0 {
+			b = append(b, " +"...)
+			b = strconv.AppendInt(b, int64(s.Folded), 10)
+		}
 		b = append(b, "  "...)
 		b = strconv.AppendInt(b, int64(s.Line), 10)
 		var clipped bool
@@ -96,6 +104,45 @@ func RenderOutline(anchors Anchors, display string, t *Text, syms []Symbol) View
 	}
 	v.Content = stringOf(b)
 	return v
+}
+
+// DocumentDepth is the depth an outline of headings is folded to when the
+// read asks for none: a document's top two levels, its table of contents.
+// A changelog or a manual has hundreds of headings, and an outline of all
+// of them is a fair part of the document itself; a program's outline is
+// listed in full, one row per declaration, as the reader looks for one.
+const DocumentDepth = 2
+
+// OutlineDepth is the depth an outline of syms is folded to by default:
+// DocumentDepth for a document's headings, 0 (every level) for the rest.
+func OutlineDepth(syms []Symbol) int {
+	if len(syms) > 0 && isHeading(syms[0].Kind) {
+		return DocumentDepth
+	}
+	return 0
+}
+
+// FoldOutline keeps the symbols of syms, a whole outline in document
+// order, that are fewer than depth levels deep, each with Folded set to
+// how many symbols nested in it are left out; depth 0 keeps every one.
+// A symbol's parent is one level above it and comes before it, with
+// nothing of its level or above in between, so the last row kept before a
+// symbol left out is the one that folds it.
+func FoldOutline(syms []Symbol, depth int) []Symbol {
+	if depth <= 0 {
+		return syms
+	}
+	var out []Symbol
+	for _, s := range syms {
+		switch {
+		case s.Depth < depth:
+			s.Folded = 0
+			out = append(out, s)
+		case len(out) > 0:
+			out[len(out)-1].Folded++
+		}
+	}
+	return out
 }
 
 // hasWord reports whether s holds w with no letter, digit or underscore

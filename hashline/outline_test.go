@@ -1,6 +1,7 @@
 package hashline_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,5 +99,48 @@ func TestSymbolQuery(t *testing.T) {
 	}
 	if n := hashline.NewSymbolQuery("zzzz", "p.go").Nearest(syms, 5); len(n) != 0 {
 		t.Errorf("Nearest(zzzz) = %v, want none", n)
+	}
+}
+
+// TestFoldOutline: a symbol deeper than the depth is left out and counted
+// on the row that holds it; depth 0 keeps every symbol.
+func TestFoldOutline(t *testing.T) {
+	t.Parallel()
+	// One heading a line, each as deep as the spaces before its name.
+	var syms []hashline.Symbol
+	for i, h := range strings.Split("Guide\n Usage\n  Flags\n   Short\n  Files\n FAQ", "\n") {
+		name := strings.TrimLeft(h, " ")
+		depth := len(h) - len(name)
+		syms = append(syms, hashline.Symbol{Name: name, Kind: fmt.Sprintf("h%d", depth+1), Start: i + 1, End: i + 1, Line: i + 1, Depth: depth})
+	}
+	cases := []struct {
+		depth int
+		want  string // name:folded of each row kept
+	}{
+		{0, "Guide:0 Usage:0 Flags:0 Short:0 Files:0 FAQ:0"},
+		{1, "Guide:5"},
+		{2, "Guide:0 Usage:3 FAQ:0"},
+		{3, "Guide:0 Usage:0 Flags:1 Files:0 FAQ:0"},
+		{9, "Guide:0 Usage:0 Flags:0 Short:0 Files:0 FAQ:0"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, s := range hashline.FoldOutline(syms, c.depth) {
+			got = append(got, fmt.Sprintf("%s:%d", s.Name, s.Folded))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("depth %d: %s, want %s", c.depth, g, c.want)
+		}
+	}
+	if d := hashline.OutlineDepth(syms); d != hashline.DocumentDepth {
+		t.Errorf("OutlineDepth of headings = %d, want %d", d, hashline.DocumentDepth)
+	}
+	if d := hashline.OutlineDepth([]hashline.Symbol{sym("T", "T", "struct", 1, 4, 2, 0, true)}); d != 0 {
+		t.Errorf("OutlineDepth of code = %d, want 0", d)
+	}
+	folded := hashline.FoldOutline(syms, 2)
+	v := hashline.RenderOutline(hashline.AnchorTag, "p.md", hashline.NewText(strings.Repeat("x\n", 6)), folded[1:2])
+	if !strings.Contains(v.Content, "]\n  2 h2 +3  2:x\n") {
+		t.Fatalf("a folding row: %s", v.Content)
 	}
 }

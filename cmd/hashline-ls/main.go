@@ -4,7 +4,7 @@
 // stdin and stdout. With a verb it runs one command on the files on disk,
 // with the current folder as the workspace:
 //
-//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME]
+//	hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline [--depth N] | --symbol NAME]
 //	hashline-ls edit PATH --tag TAG [--ops FILE]      (ops from stdin without --ops)
 //	hashline-ls write PATH [--content FILE]           (content from stdin without --content)
 //	hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode MODE] [-i] [--max-results N] [--anchors line]
@@ -48,7 +48,7 @@ func main() {
 
 const usage = `usage:
   hashline-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline | --symbol NAME] [--json]
+  hashline-ls read PATH [--offset N] [--limit N] [--anchors line] [--outline [--depth N] | --symbol NAME] [--json]
   hashline-ls edit PATH --tag TAG [--ops FILE] [--json]          ops from stdin without --ops
   hashline-ls write PATH [--content FILE] [--json]               content from stdin without --content
   hashline-ls grep PATTERN [PATH] [--glob GLOB] [--mode content|filesWithMatches|count|symbols]

@@ -51,6 +51,7 @@ func readFlags(fs *flag.FlagSet) buildArgs {
 	limit := fs.Int("limit", 0, "most lines to show")
 	anchors := anchorsFlag(fs)
 	outline := fs.Bool("outline", false, "one row per declaration instead of the lines")
+	depth := fs.Int("depth", 0, "with --outline: how many levels of declarations to list")
 	symbol := fs.String("symbol", "", "read only this declaration's lines (a qualified name such as Server.handle)")
 	return func(pos []string, _ io.Reader) (map[string]any, error) {
 		a := map[string]any{"path": pos[0]}
@@ -60,6 +61,7 @@ func readFlags(fs *flag.FlagSet) buildArgs {
 		if *outline {
 			a["view"] = commands.ViewOutline
 		}
+		set(a, "depth", *depth)
 		set(a, "symbol", *symbol)
 		return a, nil
 	}

@@ -21,9 +21,11 @@ import (
 // children of a node are looked at lazily, by index, and listed in full,
 // once per parse, only for a node that is searched again and again.
 
-// nodeInfo is what a parse was told of one node.
+// nodeInfo is what a parse was told of one node. It is kept by value: a
+// parse looks at thousands of nodes, and one allocation for each costs
+// more than the copies.
 type nodeInfo struct {
-	start, end int
+	start, end uint32
 	symbol     sitter.Symbol
 	ranged     bool // start and end are set
 	typed      bool // symbol is set
@@ -31,22 +33,20 @@ type nodeInfo struct {
 
 // info is what the parse knows of n. A tree hands out one *sitter.Node for
 // each of its nodes, however it was reached, so the node itself keys it.
-func (p *parsed) info(n *sitter.Node) *nodeInfo {
-	if i, ok := p.infos[n]; ok {
-		return i
-	}
-	i := &nodeInfo{}
+func (p *parsed) info(n *sitter.Node) nodeInfo { return p.infos[n] }
+
+func (p *parsed) keep(n *sitter.Node, i nodeInfo) {
 	if p.infos == nil {
-		p.infos = make(map[*sitter.Node]*nodeInfo, len(p.starts)/2)
+		p.infos = make(map[*sitter.Node]nodeInfo, len(p.starts)/2)
 	}
 	p.infos[n] = i
-	return i
 }
 
-func (p *parsed) ranged(n *sitter.Node) *nodeInfo {
+func (p *parsed) ranged(n *sitter.Node) nodeInfo {
 	i := p.info(n)
 	if !i.ranged {
-		i.start, i.end, i.ranged = int(n.StartByte()), int(n.EndByte()), true
+		i.start, i.end, i.ranged = n.StartByte(), n.EndByte(), true
+		p.keep(n, i)
 	}
 	return i
 }
@@ -55,12 +55,13 @@ func (p *parsed) symbolOf(n *sitter.Node) sitter.Symbol {
 	i := p.info(n)
 	if !i.typed {
 		i.symbol, i.typed = n.Symbol(), true
+		p.keep(n, i)
 	}
 	return i.symbol
 }
 
-func (p *parsed) start(n *sitter.Node) int { return p.ranged(n).start }
-func (p *parsed) end(n *sitter.Node) int   { return p.ranged(n).end }
+func (p *parsed) start(n *sitter.Node) int { return int(p.ranged(n).start) }
+func (p *parsed) end(n *sitter.Node) int   { return int(p.ranged(n).end) }
 
 // typ is n's type, as Node.Type names it.
 func (p *parsed) typ(n *sitter.Node) string {
@@ -272,16 +273,29 @@ func (p *parsed) cursorAt(n *sitter.Node) *sitter.TreeCursor {
 // off. It searches each node's children itself rather than asking a cursor
 // to jump to the child for a byte: that jump misses children in this
 // tree-sitter version (a markdown section's children after a zero-width
-// node).
+// node). The rules ask for the same chain several times in a row (what a
+// line's first byte is, whether it is a comment, which comment), so the
+// last one is kept; the caller must not modify it.
 func (p *parsed) descend(n *sitter.Node, off int) []*sitter.Node {
+	if last := &p.lastDescend; last.chain != nil && last.from == n && last.off == off {
+		return last.chain
+	}
 	out := make([]*sitter.Node, 1, 16)
 	out[0] = n
-	for {
+	for from := n; ; {
 		c := p.childrenOf(n).at(p, off)
 		if c == nil {
+			p.lastDescend = descent{from, off, out}
 			return out
 		}
 		out = append(out, c)
 		n = c
 	}
+}
+
+// descent is one chain descend found: from node from down to offset off.
+type descent struct {
+	from  *sitter.Node
+	off   int
+	chain []*sitter.Node
 }

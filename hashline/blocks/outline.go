@@ -39,6 +39,9 @@ type Symbol = struct {
 	// Group marks a declaration that only gathers others (Go's const ( ... )):
 	// it is listed, but it has no name of its own to look it up by.
 	Group bool
+	// Folded is left 0 here: it counts what an outline folded to a depth
+	// leaves out of a symbol, which is the reader's business.
+	Folded int
 }
 
 // maxOutlineDepth bounds how deeply containers are walked for members, so
@@ -195,7 +198,12 @@ func (o *outliner) add(lines, n *sitter.Node, d decl, depth int, scope string, c
 		qualified = ""
 	}
 	s := Symbol{Name: oneLine(d.name), Qualified: oneLine(qualified), Kind: d.kind, Depth: depth, Group: d.group}
-	if own, top := o.p.ownStart(n), o.p.ownStart(lines); own >= 0 && top >= 0 {
+	own := o.p.ownStart(n)
+	top := own
+	if lines != n {
+		top = o.p.ownStart(lines)
+	}
+	if own >= 0 && top >= 0 {
 		s.Line = o.p.lineOf(own)
 		if o.keep == nil || o.keep(s) {
 			s.Start, s.End, s.Block = o.p.symbolLines(lines, o.p.lineOf(top))
@@ -235,6 +243,10 @@ func oneLine(s string) string {
 // block, and its lines are not resolved at all: most of a file's
 // declarations are such, and resolving costs more than the parse.
 func (p *parsed) symbolLines(n *sitter.Node, line int) (start, end int, block bool) {
+	if len(p.lang.attached) == 0 && p.lineOf(p.end(n)-1) <= line {
+		// One line, and nothing above it is an attribute: no block.
+		return line, line, false
+	}
 	end = max(p.lineOf(p.contentEnd(n)-1), line)
 	if end == line && len(p.lang.attached) == 0 {
 		return line, end, false
@@ -284,6 +296,11 @@ func (p *parsed) ownStart(n *sitter.Node) int {
 // declaration below it: a doc comment line, or a line that starts with a
 // decorator, attribute or annotation (attached).
 func (p *parsed) leads(k int) (lead, attached bool) {
+	if len(p.lang.attached) == 0 {
+		// Only a doc comment may lead, and classify finds one by itself.
+		kind, _ := p.classify(k)
+		return kind == docLine, false
+	}
 	b := firstNonSpace(p.src, p.starts[k-1], p.ends[k-1])
 	if b < 0 {
 		return false, false

@@ -111,17 +111,15 @@ func group(kind string, names []string, members *sitter.Node) decl {
 
 var (
 	goRules = &outlineRules{decls: map[string]rule{
-		"function_declaration": named("func", ""),
-		"method_declaration": func(p *parsed, n *sitter.Node, _ bool) []decl {
-			return []decl{{name: p.field(n, "name"), kind: "method", qualify: goReceiver(p, n)}}
-		},
-		"type_declaration":  goGroup("type", "type_spec", "type_alias"),
-		"const_declaration": goGroup("const", "const_spec"),
-		"var_declaration":   goGroup("var", "var_spec"),
-		"type_spec":         goSpec("type"),
-		"type_alias":        goSpec("type"),
-		"const_spec":        goSpec("const"),
-		"var_spec":          goSpec("var"),
+		"function_declaration": goFunction,
+		"method_declaration":   goFunction,
+		"type_declaration":     goGroup("type", "type_spec", "type_alias"),
+		"const_declaration":    goGroup("const", "const_spec"),
+		"var_declaration":      goGroup("var", "var_spec"),
+		"type_spec":            goSpec("type"),
+		"type_alias":           goSpec("type"),
+		"const_spec":           goSpec("const"),
+		"var_spec":             goSpec("var"),
 	}}
 
 	cRules = &outlineRules{
@@ -312,10 +310,68 @@ var outlines = map[string]*outlineRules{
 	"markdown": {},
 }
 
-// goReceiver is the type a Go method is declared on, without a pointer or
-// type parameters: Set for func (s *Set[K]) Add.
-func goReceiver(p *parsed, n *sitter.Node) string {
-	recv := n.ChildByFieldName("receiver")
+// goFunction reads a Go function or method from its text: func, the
+// receiver in parentheses, the name. Asking the tree for the name and the
+// receiver costs calls into C (a field is asked for by a name copied into
+// C and freed there) for each of a file's declarations; the text says the
+// same once it holds no comment before the name. A declaration it cannot
+// read that way is asked of the tree.
+func goFunction(p *parsed, n *sitter.Node, _ bool) []decl {
+	src := p.src[p.start(n):p.end(n)]
+	i := len("func")
+	for i < len(src) && isSpace(src[i]) {
+		i++
+	}
+	d := decl{kind: "func"}
+	if i < len(src) && src[i] == '(' {
+		d.kind = "method"
+		depth, open := 0, i+1
+		for ; i < len(src); i++ {
+			if src[i] == '/' {
+				return goFunctionOfTree(p, n)
+			}
+			if src[i] == '(' {
+				depth++
+			} else if src[i] == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if i == len(src) {
+			return goFunctionOfTree(p, n)
+		}
+		d.qualify = goReceiverType(string(src[open:i]))
+		for i++; i < len(src) && isSpace(src[i]); i++ {
+		}
+	}
+	j := i
+	for j < len(src) && isRunByte(src[j]) {
+		j++
+	}
+	if j == i || src[i] >= '0' && src[i] <= '9' {
+		return goFunctionOfTree(p, n)
+	}
+	d.name = string(src[i:j])
+	return []decl{d}
+}
+
+// goFunctionOfTree reads a Go function or method by the fields of its node.
+func goFunctionOfTree(p *parsed, n *sitter.Node) []decl {
+	d := decl{name: p.field(n, "name"), kind: "func"}
+	if p.typ(n) == "method_declaration" {
+		d.kind, d.qualify = "method", goReceiver(p, n.ChildByFieldName("receiver"))
+	}
+	if d.name == "" {
+		return nil
+	}
+	return []decl{d}
+}
+
+// goReceiver is the type a Go method is declared on, read from recv, its
+// receiver, without a name, a pointer or type parameters: Set for
+// func (s *Set[K]) Add.
+func goReceiver(p *parsed, recv *sitter.Node) string {
 	if recv == nil {
 		return ""
 	}
@@ -328,9 +384,21 @@ func goReceiver(p *parsed, n *sitter.Node) string {
 	if param == nil {
 		return ""
 	}
-	t := p.field(param, "type")
+	return goReceiverType(p.text(param))
+}
+
+// goReceiverType is the type of a receiver's parameter, param its text
+// (s *Set[K], (T), *T): its last word, once the type's parameters are cut
+// off, without a pointer or parentheses.
+func goReceiverType(param string) string {
+	t := param
+	if i := strings.IndexByte(t, '['); i >= 0 {
+		t = t[:i]
+	}
+	t = strings.TrimRight(t, " \t\n),")
+	t = t[strings.LastIndexAny(t, " \t\n")+1:]
 	t = strings.TrimLeft(t, "*( ")
-	if i := strings.IndexAny(t, "[)"); i >= 0 {
+	if i := strings.IndexByte(t, ')'); i >= 0 {
 		t = t[:i]
 	}
 	return strings.TrimSpace(t)
@@ -408,12 +476,16 @@ func goSpec(kind string) rule {
 // identifiers it opens with, before its type or its values.
 func goSpecNames(p *parsed, n *sitter.Node) []string {
 	// Most specs declare one name, which opens them and is followed by
-	// neither a ',' nor a comment: one call into C finds it.
-	if first := n.ChildByFieldName("name"); first != nil && int(first.StartByte()) == p.start(n) {
-		end := int(first.EndByte())
+	// neither a ',' nor a comment: the text says which without a call
+	// into C. A name is a whole run of letters, digits and underscores.
+	start, end := p.start(n), p.start(n)
+	for end < p.end(n) && isRunByte(p.src[end]) {
+		end++
+	}
+	if end > start {
 		next := firstNonSpace(p.src, end, p.end(n))
 		if next < 0 || p.src[next] != ',' && p.src[next] != '/' {
-			return []string{strings.TrimSpace(string(p.src[p.start(n):end]))}
+			return []string{string(p.src[start:end])}
 		}
 	}
 	var names []string

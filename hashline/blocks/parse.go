@@ -39,7 +39,7 @@ type parsed struct {
 	// children, and cursor is the tree cursor that lists them (nodes.go).
 	grammar *sitter.Language
 	table   *symbolTable
-	infos   map[*sitter.Node]*nodeInfo
+	infos   map[*sitter.Node]nodeInfo
 	kids    map[*sitter.Node]*children
 	cursor  *sitter.TreeCursor
 	// kinds and contentEnds keep what classify and contentEnd found, which
@@ -49,6 +49,8 @@ type parsed struct {
 	// delims says, per line, whether it holds a comment delimiter: 0 not
 	// looked at, 1 no, 2 yes (resolve.go).
 	delims []int8
+	// lastDescend is the last chain descend found (nodes.go).
+	lastDescend descent
 }
 
 // parseError says why a text has no clean parse.
@@ -239,19 +241,27 @@ func firstErrorKind(root *sitter.Node, q *sitter.Query) *sitter.Node {
 	if q == nil {
 		return nil
 	}
+	var first *sitter.Node
+	eachCapture(q, root, func(n *sitter.Node) {
+		if first == nil || n.StartByte() < first.StartByte() {
+			first = n
+		}
+	})
+	return first
+}
+
+// eachCapture calls f with every node q captures below n.
+func eachCapture(q *sitter.Query, n *sitter.Node, f func(*sitter.Node)) {
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	qc.Exec(q, root)
-	var first *sitter.Node
+	qc.Exec(q, n)
 	for {
 		m, ok := qc.NextMatch()
 		if !ok {
-			return first
+			return
 		}
 		for _, c := range m.Captures {
-			if first == nil || c.Node.StartByte() < first.StartByte() {
-				first = c.Node
-			}
+			f(c.Node)
 		}
 	}
 }
@@ -413,33 +423,24 @@ var jsonTypes = setOf("object", "array", "pair", "string", "string_fragment", "e
 // hundreds of thousands of nodes, and asking for each from Go costs calls
 // into C that outweigh the parse.
 func (p *parsed) notJSON(value *sitter.Node) *sitter.Node {
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(jsonQueries.of(p.grammar), value)
 	var first *sitter.Node
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			return first
-		}
-		for _, c := range m.Captures {
-			n := c.Node
-			switch p.typ(n) {
-			case "unary_expression":
-				// A negative number: "-" then a number, nothing else.
-				if p.childCount(n) == 2 && p.typ(p.child(n, 0)) == "-" && p.typ(p.child(n, 1)) == "number" {
-					continue
-				}
-			case "string":
-				continue // a pair's key
+	eachCapture(jsonQueries.of(p.grammar), value, func(n *sitter.Node) {
+		switch p.typ(n) {
+		case "unary_expression":
+			// A negative number: "-" then a number, nothing else.
+			if p.childCount(n) == 2 && p.typ(p.child(n, 0)) == "-" && p.typ(p.child(n, 1)) == "number" {
+				return
 			}
-			// The first in document order: the outer of two that start
-			// together.
-			if first == nil || p.start(n) < p.start(first) || p.start(n) == p.start(first) && p.end(n) > p.end(first) {
-				first = n
-			}
+		case "string":
+			return // a pair's key
 		}
-	}
+		// The first in document order: the outer of two that start
+		// together.
+		if first == nil || p.start(n) < p.start(first) || p.start(n) == p.start(first) && p.end(n) > p.end(first) {
+			first = n
+		}
+	})
+	return first
 }
 
 // jsonQueries finds, per grammar, the nodes of a JSON value that may not

@@ -27,10 +27,11 @@ M.commands = {
 ---@class hashline.ReadArgs: hashline.Args
 ---@field path string File path: relative to the workspace folder, absolute inside it, or a file:// URI.
 ---@field anchors? "tag"|"line" tag (default): rows N:text, for hashline_edit. line: rows N:HH|text, where HH is the line's own hash, for hashline_patch.
+---@field depth? integer With view outline: how many levels of declarations to list; a row marked +N holds N more, which a symbol read finds all the same. Default: a document's top 2 levels of headings, and every level of code.
 ---@field limit? integer Most lines to show. Default 2000. With view outline: how many lines from offset to list the declarations of.
 ---@field offset? integer First line to show (1-based). Default 1. With view outline: the first line whose declarations are listed.
 ---@field symbol? string Read only this declaration's lines, doc comment and decorators included, under the whole file's TAG: a qualified name (Server.handle, Class.method, a heading's text, a top-level key) or a bare name. PUT Start*: on its first line then replaces it. Not with offset or limit.
----@field view? "lines"|"outline" lines (default): the numbered lines. outline: one row per declaration (function, method, class, type, heading, top-level key), nested, as "Start-End kind name" and the declaration's own line as N:text; Start-End is exactly what PUT Start*: replaces, doc comments and decorators included. A nested row gives its name within the row above it (read it as Class.method; a heading as its text).
+---@field view? "lines"|"outline" lines (default): the numbered lines. outline: one row per declaration (function, method, class, type, heading, top-level key), nested, as "Start-End kind name" and the declaration's own line as N:text; Start-End is exactly what PUT Start*: replaces, doc comments and decorators included. A nested row gives its name within the row above it (read it as Class.method; a heading as its text). A row marked +N after its name holds N more declarations the depth leaves out.
 
 --- hashline.read: Read a file as numbered lines under a [path#TAG] header.
 ---@param args hashline.ReadArgs
