@@ -21,12 +21,7 @@ import (
 // The helper process of TestLockBetweenProcesses: it takes the lock of the
 // folder HASHLINE_LOCK_HELPER names, says so, and holds it until its stdin
 // closes.
-func TestMain(m *testing.M) {
-	if dir := os.Getenv("HASHLINE_LOCK_HELPER"); dir != "" {
-		os.Exit(holdLock(dir))
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testenv.Main(m, "HASHLINE_LOCK_HELPER", holdLock) }
 
 func holdLock(dir string) int {
 	d, err := OpenDir(dir, "")

@@ -370,7 +370,7 @@ func playSession(with func(i int, args map[string]any), extra ...step) brain {
 			next = extra[n-sessionCalls]
 			next.Args = cloneArgs(next.Args)
 		default:
-			return step{Message: "Done: greet.py now says hi."}
+			return step{Message: lastWord}
 		}
 		if with != nil {
 			with(len(got), next.Args)
@@ -444,6 +444,19 @@ type sessionRun struct {
 	// checksArguments says the agent refuses an argument the schema does
 	// not name before the server sees it.
 	checksArguments bool
+}
+
+// lastWord is what the model of playSession says once the session is
+// done, which an agent ends its output with.
+const lastWord = "Done: greet.py now says hi."
+
+// checkLastWord checks that the run named name ended its stdout with the
+// model's last word.
+func checkLastWord(t *testing.T, name, stdout string) {
+	t.Helper()
+	if !strings.Contains(stdout, lastWord) {
+		t.Errorf("%s did not end with the model's last word:\n%s", name, stdout)
+	}
 }
 
 // checkSession checks a run of playSession: the five tools reached the

@@ -128,7 +128,5 @@ func TestClaudeCode(t *testing.T) {
 			t.Errorf("Claude Code's debug log: %s", line)
 		}
 	}
-	if !strings.Contains(out.stdout, "Done: greet.py now says hi.") {
-		t.Errorf("claude -p did not end with the model's last word:\n%s", out.stdout)
-	}
+	checkLastWord(t, "claude -p", out.stdout)
 }

@@ -256,7 +256,7 @@ func TestCodexDisk(t *testing.T) {
 	checkCalls(t, res, []struct{ tool, status string }{{"hashline_read", "completed"}, {"hashline_read", "completed"},
 		{"hashline_edit", "completed"}, {"hashline_edit", "failed"}, {"hashline_grep", "completed"}, {"hashline_read", "failed"},
 		{"hashline_edit", "failed"}, {"hashline_read", "failed"}})
-	if res.lastMessage != "Done: greet.py now says hi." {
+	if res.lastMessage != lastWord {
 		t.Errorf("last message %q", res.lastMessage)
 	}
 }

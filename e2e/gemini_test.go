@@ -155,7 +155,5 @@ func TestGeminiCLI(t *testing.T) {
 			t.Errorf("call %d was refused for its wait_for_previous: %s", i+1, got[i].Output)
 		}
 	}
-	if !strings.Contains(out.stdout, "Done: greet.py now says hi.") {
-		t.Errorf("gemini -p did not end with the model's last word:\n%s", out.stdout)
-	}
+	checkLastWord(t, "gemini -p", out.stdout)
 }

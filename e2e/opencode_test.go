@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 
 	"hashline-ls/internal/testenv"
@@ -84,7 +83,5 @@ func TestOpencode(t *testing.T) {
 		args: []string{"run", "--pure", "--format", "json", "--auto", "Change the greeting in greet.py from hello to hi."},
 	}.run(t, tmpdir)
 	checkSession(t, sessionRun{agent: "opencode", model: model, bin: bin, ws: ws}, 0)
-	if !strings.Contains(out.stdout, "Done: greet.py now says hi.") {
-		t.Errorf("opencode run did not end with the model's last word:\n%s", out.stdout)
-	}
+	checkLastWord(t, "opencode run", out.stdout)
 }

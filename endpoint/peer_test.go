@@ -47,13 +47,13 @@ func TestAllow(t *testing.T) {
 // The helper process: dropped to another uid by the test, it dials or
 // listens as HASHLINE_PEER_HELPER says and reports on stdout.
 func TestMain(m *testing.M) {
-	switch mode, path := os.Getenv("HASHLINE_PEER_HELPER"), os.Getenv("HASHLINE_PEER_SOCKET"); mode {
-	case "dial":
-		os.Exit(testenv.DialAndReport(path, []byte("hello\n")))
-	case "listen":
-		os.Exit(helperListen(path))
-	}
-	os.Exit(m.Run())
+	testenv.Main(m, "HASHLINE_PEER_HELPER", func(mode string) int {
+		path := os.Getenv("HASHLINE_PEER_SOCKET")
+		if mode == "dial" {
+			return testenv.DialAndReport(path, []byte("hello\n"))
+		}
+		return helperListen(path)
+	})
 }
 
 func helperListen(path string) int {

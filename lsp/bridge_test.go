@@ -25,11 +25,10 @@ import (
 // run so by TestBridgeRefusesAnotherUser, it dials the socket it is given
 // and reports what the server did.
 func TestMain(m *testing.M) {
-	if sock := os.Getenv("HASHLINE_BRIDGE_HELPER_SOCKET"); sock != "" {
+	testenv.Main(m, "HASHLINE_BRIDGE_HELPER_SOCKET", func(sock string) int {
 		body := `{"jsonrpc":"2.0","id":1,"method":"hashline/hello","params":{"protocol":1,"roots":["/"]}}`
-		os.Exit(testenv.DialAndReport(sock, fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body)))
-	}
-	os.Exit(m.Run())
+		return testenv.DialAndReport(sock, fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body))
+	})
 }
 
 // endpointInfo is what the initialize result says of the bridge endpoint.

@@ -132,11 +132,7 @@ END {
 				if ((name, m) in most) line = line held(med(key, m), most[name, m], "")
 			}
 		}
-		if (p != lastpkg) {
-			print p
-			lastpkg = p
-		}
-		print "  " line
+		emit(p, line)
 	}
 	if (count == 0) {
 		print "benchratio: no benchmark lines on stdin" > "/dev/stderr"
@@ -191,6 +187,12 @@ function latency(key, p, name,   base, line, d) {
 		line = line sprintf("  (p50 +%.2f ms, target <= +%g ms) %s", d, over[base], d <= over[base] ? "ok" : "MISSED")
 		if (d > over[base]) missed = 1
 	}
+	emit(p, line)
+}
+
+# emit prints a benchmark's line, under its package's name when it is the
+# package's first.
+function emit(p, line) {
 	if (p != lastpkg) {
 		print p
 		lastpkg = p

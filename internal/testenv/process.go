@@ -3,6 +3,7 @@ package testenv
 import (
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"testing"
 )
@@ -36,4 +37,15 @@ func ServeEach(l net.Listener, serve func(net.Conn)) {
 		}
 		go serve(c)
 	}
+}
+
+// Main is a TestMain for a test binary that is also a test's helper
+// process (see Self and AsOtherUser): run with env set, it is the helper,
+// and exits with what helper returns for env's value; run without, it
+// runs the tests.
+func Main(m *testing.M, env string, helper func(value string) int) {
+	if v := os.Getenv(env); v != "" {
+		os.Exit(helper(v))
+	}
+	os.Exit(m.Run())
 }
