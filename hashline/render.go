@@ -1,9 +1,7 @@
 package hashline
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,24 +91,13 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 		window = len(rest)/n*last + len(rest)/n*last/8
 	}
 	// Rows are written as if the window were valid UTF-8, and checked once
-	// it is known where the window ends. The buffer has room for the words
-	// copyRow writes past a row.
-	size := head + window + last*(digits(last)+1) + 2*wordBytes
-	w := newRows(make([]byte, head, size), 1, last, true, AnchorTag, false)
+	// it is known where the window ends.
+	w := newRows(make([]byte, head, head+window+last*(digits(last)+1)+1), 1, last, true, AnchorTag, false)
 	x := &lines{starts: make([]int32, n+1), eol: "\n", bom: body > 0, final: final}
 	dirty := false
 	pos := body
-	buf, o := w.b[:cap(w.b)], head
-	for k := range last {
+	for k := range n {
 		x.starts[k] = int32(pos)
-		if i, ok := w.copyRow(buf, o, raw, pos); ok {
-			dirty = dirty || i > 1 && isBlank(raw[pos+i-2])
-			o += w.digits + 1 + i
-			pos += i
-			w.count()
-			continue
-		}
-		w.b = buf[:o]
 		i := strings.IndexByte(raw[pos:], '\n')
 		if i < 0 {
 			i = len(raw) - pos
@@ -118,20 +105,10 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 		ce := pos + i
 		dirty = dirty || i > 0 && isBlank(raw[ce-1])
 		e := min(ce+1, len(raw))
-		w.add(k+1, raw, pos, e, ce)
-		buf, o = w.b[:cap(w.b)], len(w.b)
-		pos = e
-	}
-	w.b = buf[:o]
-	for k := last; k < n; k++ {
-		x.starts[k] = int32(pos)
-		i := strings.IndexByte(raw[pos:], '\n')
-		if i < 0 {
-			i = len(raw) - pos
+		if k < last {
+			w.add(k+1, raw, pos, e, ce)
 		}
-		ce := pos + i
-		dirty = dirty || i > 0 && isBlank(raw[ce-1])
-		pos = min(ce+1, len(raw))
+		pos = e
 	}
 	x.starts[n], x.clean = int32(len(raw)), !dirty
 	t.index.CompareAndSwap(nil, x)
@@ -186,45 +163,6 @@ func (w *rows) add(n int, raw string, s, e, ce int) {
 		w.v.Seen.AddRange(w.runStart, n-1)
 		w.runStart = n + 1
 	}
-}
-
-// wordBytes is the width of the words copyRow moves.
-const wordBytes = 8
-
-// copyRow writes, at buf[o:], the row of the line at raw[pos:] in the
-// plain case, its number, a colon and the line with its LF, and returns
-// the line's length with the LF. The line is copied a word at a time and
-// its LF found in the words as they pass, so a row costs no scan and no
-// copy call of its own; up to a word past the row is written too, which
-// the next row writes over. It reports false, having written nothing the
-// caller must keep, for a row that is not plain: longer than MaxLineChars
-// or without an LF, or too close to the end of raw or of buf for whole
-// words.
-func (w *rows) copyRow(buf []byte, o int, raw string, pos int) (int, bool) {
-	if len(buf)-o < 2*wordBytes {
-		return 0, false
-	}
-	binary.LittleEndian.PutUint64(buf[o:], binary.LittleEndian.Uint64(w.num[:]))
-	binary.LittleEndian.PutUint64(buf[o+wordBytes:], binary.LittleEndian.Uint64(w.num[wordBytes:]))
-	o += w.digits + 1
-	src := bytesOf(raw)
-	for p := pos; p+wordBytes <= len(src) && o+wordBytes <= len(buf); p, o = p+wordBytes, o+wordBytes {
-		v := binary.LittleEndian.Uint64(src[p:])
-		binary.LittleEndian.PutUint64(buf[o:], v)
-		if m := lfBytes(v); m != 0 {
-			i := p - pos + bits.TrailingZeros64(m)>>3 + 1
-			return i, i <= MaxLineChars
-		}
-	}
-	return 0, false
-}
-
-// lfBytes has the top bit set of the first byte of v (in memory order)
-// that is an LF, and maybe of bytes after it, and no other bits.
-func lfBytes(v uint64) uint64 {
-	const ones, highs, lfs = 0x0101010101010101, 0x8080808080808080, 0x0a0a0a0a0a0a0a0a
-	v ^= lfs
-	return (v - ones) &^ v & highs
 }
 
 // count adds one to the row number.
