@@ -113,12 +113,7 @@ func (d *differ) search(a, b []int32, reach int) (x, y, u, w int, ok bool) {
 	fwd[off+1], bwd[off+1] = 0, 0
 	for e := 0; e < reach; e++ {
 		for k := -e; k <= e; k += 2 {
-			var px int
-			if k == -e || k != e && fwd[off+k-1] < fwd[off+k+1] {
-				px = int(fwd[off+k+1])
-			} else {
-				px = int(fwd[off+k-1]) + 1
-			}
+			px := furthest(fwd, off, e, k)
 			py := px - k
 			sx, sy := px, py
 			for px < n && py < m && a[px] == b[py] {
@@ -134,12 +129,7 @@ func (d *differ) search(a, b []int32, reach int) (x, y, u, w int, ok bool) {
 			}
 		}
 		for k := -e; k <= e; k += 2 {
-			var px int
-			if k == -e || k != e && bwd[off+k-1] < bwd[off+k+1] {
-				px = int(bwd[off+k+1])
-			} else {
-				px = int(bwd[off+k-1]) + 1
-			}
+			px := furthest(bwd, off, e, k)
 			py := px - k
 			sx, sy := px, py
 			for px < n && py < m && a[n-1-px] == b[m-1-py] {
@@ -157,6 +147,17 @@ func (d *differ) search(a, b []int32, reach int) (x, y, u, w int, ok bool) {
 		}
 	}
 	return 0, 0, 0, 0, false
+}
+
+// furthest is the x at which round e of a search, forward or backward
+// alike, starts on diagonal k: a step down from diagonal k+1 or a step
+// right from k-1, whichever reaches further. v holds the x each diagonal
+// reached in round e-1, diagonal k at v[off+k].
+func furthest(v []int32, off, e, k int) int {
+	if k == -e || k != e && v[off+k-1] < v[off+k+1] {
+		return int(v[off+k+1])
+	}
+	return int(v[off+k-1]) + 1
 }
 
 // internLines names lines by number, equal numbers for equal text, from 0.

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"reflect"
 	"sync"
 	"time"
 
@@ -138,25 +139,13 @@ func (c *Client) Lua(code string, args ...any) (any, error) {
 
 // Int converts an integer Neovim sent, whatever width msgpack gave it.
 func Int(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int8:
-		return int64(n), true
-	case int16:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case uint8:
-		return int64(n), true
-	case uint16:
-		return int64(n), true
-	case uint32:
-		return int64(n), true
-	case uint64:
-		return int64(n), true
-	case float64:
-		return int64(n), n == float64(int64(n))
+	switch n := reflect.ValueOf(v); n.Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return n.Int(), true
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return int64(n.Uint()), true
+	case reflect.Float64:
+		return int64(n.Float()), n.Float() == float64(int64(n.Float()))
 	}
 	return 0, false
 }

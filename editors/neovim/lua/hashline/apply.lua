@@ -19,7 +19,7 @@ M.version_of = version_of
 
 -- The version each buffer was at when an edit of hashline-ls left it,
 -- until the buffer is wiped out.
-local left = {}
+local left = nvim.per_buffer("hashline.apply")
 
 --- The version the last edit left buf at, or nil when no edit did.
 function M.left_at(buf)
@@ -94,13 +94,6 @@ local function note_left(params)
     end
   end
 end
-
-vim.api.nvim_create_autocmd("BufWipeout", {
-  group = vim.api.nvim_create_augroup("hashline.apply", { clear = true }),
-  callback = function(args)
-    left[args.buf] = nil
-  end,
-})
 
 -- Buffers Neovim loads while it applies an edit (a file no window shows, a
 -- created file, the target of a move) are attached once the edit is in

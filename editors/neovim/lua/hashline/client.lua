@@ -291,7 +291,7 @@ end
 -- computes changes from lines the buffer no longer holds. So the
 -- languageId is the detected filetype from the start, and never changes:
 -- hashline-ls treats every language alike.
-local language_ids = {}
+local language_ids = nvim.per_buffer("hashline.client")
 
 local function language_id(buf, filetype)
   if language_ids[buf] == nil then
@@ -304,13 +304,6 @@ local function language_id(buf, filetype)
   end
   return language_ids[buf]
 end
-
-vim.api.nvim_create_autocmd("BufWipeout", {
-  group = vim.api.nvim_create_augroup("hashline.client", { clear = true }),
-  callback = function(args)
-    language_ids[args.buf] = nil
-  end,
-})
 
 --- The client configuration handed to Neovim's LSP client.
 ---@return table config a vim.lsp.ClientConfig

@@ -29,4 +29,20 @@ function M.notify(msg, level)
   vim.notify("hashline: " .. msg, level or vim.log.levels.INFO)
 end
 
+--- A table of what a module keeps for each buffer, by buffer number: a
+--- buffer's entry goes when the buffer is wiped out, through the autocmd
+--- group named group.
+---@param group string
+---@return table
+function M.per_buffer(group)
+  local t = {}
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = vim.api.nvim_create_augroup(group, { clear = true }),
+    callback = function(args)
+      t[args.buf] = nil
+    end,
+  })
+  return t
+end
+
 return M
