@@ -120,12 +120,12 @@ func (l *Landing) await(ctx context.Context, t target, store *Store, seq uint64,
 	var lastAt time.Time
 	seen, shows := false, false
 	for {
-		if cur, ok := store.look(t.path); ok {
-			if cur = withBOM(cur, t.want.Raw()); !seen || cur != last {
+		if held, ok := store.look(t.path); ok {
+			if cur := withBOM(held, t.want.Raw()); !seen || cur != last {
 				last, lastAt, seen = cur, time.Now(), true
 				shows = t.shows(last)
 				if !shows {
-					if m := l.watch.misplaced(t.path, t.sent, l.enc); m != nil {
+					if m := l.watch.misplaced(t.path, held, t.sent, l.enc); m != nil {
 						return nil, m
 					}
 				}

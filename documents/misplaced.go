@@ -120,8 +120,12 @@ func (u *Undone) Warning() string {
 // misplaced looks in the journal of path for the edit sent (its changes,
 // in the positions of the text it was planned against) applied to a later
 // text, where it wrote over other text than it was meant to. It is found
-// only when the document still holds what that gave.
-func (w *Watch) misplaced(path string, sent []Change, enc Encoding) *Misplaced {
+// only when the document still holds what that gave, and that is cur, the
+// text the caller judged not to show the edit: a journal that has moved
+// on since holds changes the judgement has not seen, such as the edit's
+// own, whose first changes alone are a text the whole edit turns into the
+// same result when they rewrite text of the same length.
+func (w *Watch) misplaced(path, cur string, sent []Change, enc Encoding) *Misplaced {
 	if w == nil || len(sent) == 0 {
 		return nil
 	}
@@ -141,6 +145,9 @@ func (w *Watch) misplaced(path string, sent []Change, enc Encoding) *Misplaced {
 		states = append(states, applyChange(states[len(states)-1], c, enc))
 	}
 	now := states[len(states)-1]
+	if now != cur {
+		return nil
+	}
 	for i := 1; i < len(states)-1; i++ {
 		at := states[i]
 		got, spans, ok := applySent(at, sent, enc)

@@ -43,7 +43,8 @@ func TestMisplaced(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			m := w.misplaced("/f", sent, UTF16)
+			d, _ := s.Get("/f")
+			m := w.misplaced("/f", d.Text, sent, UTF16)
 			if tc.want == "" {
 				if m != nil {
 					t.Fatalf("misplaced = %+v, want none", m)
@@ -53,7 +54,6 @@ func TestMisplaced(t *testing.T) {
 			if m == nil {
 				t.Fatal("misplaced = none")
 			}
-			d, _ := s.Get("/f")
 			undone := d.Text
 			for _, c := range m.Undo {
 				undone = applyChange(undone, c, UTF16)
@@ -62,5 +62,29 @@ func TestMisplaced(t *testing.T) {
 				t.Fatalf("undo gives %q (applied to %q, lines %v), want %q at lines %v", undone, m.Applied, m.Lines, tc.want, tc.lines)
 			}
 		})
+	}
+}
+
+// An edit that landed where it was planned is not misplaced when the text
+// judged not to show it was looked at before the edit's didChange came.
+// The didChange holds one content change per text edit, and its first
+// alone is a text that the whole edit, rewriting lines of the same length,
+// turns into the same result.
+func TestMisplacedJudgesTheTextLookedAt(t *testing.T) {
+	base := "a\nb\nc\n"
+	sent := []Change{change(0, 0, 0, 1, "A"), change(2, 0, 2, 1, "C")}
+	s := NewStore()
+	s.Open("/f", "file:///f", 1, base)
+	old := Live{Text: hashline.NewText(base), Version: 1, Open: true}
+	w, err := s.Watch(ChangeSet{Files: []FileChange{{Kind: Modify, Path: "/f", Old: &old}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.End()
+	if err := s.Change("/f", 2, []Change{sent[1], sent[0]}); err != nil {
+		t.Fatal(err)
+	}
+	if m := w.misplaced("/f", base, sent, UTF16); m != nil {
+		t.Fatalf("misplaced = %+v for text looked at before the edit came, want none", m)
 	}
 }
