@@ -111,7 +111,7 @@ type bridgeSession struct {
 // Run runs c in the editor; the editor's server confines it to this
 // process's roots, which hello named. On the disk it runs in a session of
 // its own.
-func (s *bridgeSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
+func (s *bridgeSession) Run(ctx context.Context, c commands.Call) (Reply, error) {
 	s.mu.Lock()
 	ec := s.editor
 	s.mu.Unlock()
@@ -121,12 +121,16 @@ func (s *bridgeSession) Run(ctx context.Context, c commands.Call) (json.RawMessa
 		gone, sent := isGone(err)
 		if !gone {
 			if err != nil {
-				return nil, err
+				return Reply{}, err
 			}
-			return s.noted(res)
+			r, err := replyOf(res)
+			if err != nil {
+				return Reply{}, err
+			}
+			return s.noted(r)
 		}
 		if err := s.editorGone(ctx, ec); err != nil {
-			return nil, err
+			return Reply{}, err
 		}
 		if sent && !readOnly(c.Command) {
 			// The editor may have applied it: running it again on the
@@ -138,11 +142,11 @@ func (s *bridgeSession) Run(ctx context.Context, c commands.Call) (json.RawMessa
 	s.mu.Lock()
 	disk := s.disk
 	s.mu.Unlock()
-	res, err := disk.Run(ctx, c)
+	r, err := disk.Run(ctx, c)
 	if err != nil {
-		return nil, err
+		return Reply{}, err
 	}
-	return s.noted(res)
+	return s.noted(r)
 }
 
 // onEditor reports whether the editor still serves the session.
@@ -182,21 +186,30 @@ func (s *bridgeSession) toDisk(ctx context.Context) error {
 	return nil
 }
 
-// noted adds the pending warning, if any, to res.
-func (s *bridgeSession) noted(res json.RawMessage) (json.RawMessage, error) {
+// noted adds the pending warning, if any, to r.
+func (s *bridgeSession) noted(r Reply) (Reply, error) {
 	s.mu.Lock()
 	notice := s.notice
 	s.notice = ""
 	s.mu.Unlock()
-	return withNotice(res, notice)
+	return withNotice(r, notice)
 }
 
-// withNotice is res with notice, when there is one, as its editor warning.
-func withNotice(res json.RawMessage, notice string) (json.RawMessage, error) {
+// withNotice is r with notice, when there is one, as its editor warning:
+// the result object, as JSON, takes it as AppendWarning adds it, and the
+// text it gives.
+func withNotice(r Reply, notice string) (Reply, error) {
 	if notice == "" {
-		return res, nil
+		return r, nil
 	}
-	return commands.AppendWarning(res, hashline.Warning{Kind: hashline.WarnEditor, Message: notice})
+	res, err := json.Marshal(r.Result)
+	if err != nil {
+		return Reply{}, err
+	}
+	if res, err = commands.AppendWarning(res, hashline.Warning{Kind: hashline.WarnEditor, Message: notice}); err != nil {
+		return Reply{}, err
+	}
+	return replyOf(res)
 }
 
 func (s *bridgeSession) Close() error {

@@ -516,7 +516,8 @@ func TestBridgeCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	var r struct{ Tag string }
-	json.Unmarshal(read, &r)
+	raw, _ := resultJSON(read)
+	json.Unmarshal(raw, &r)
 	e.SetBehaviour(lsptest.ApplyBehaviour{SkipAll: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -530,7 +531,7 @@ func TestBridgeCancel(t *testing.T) {
 	}
 	// As JSON spells it: a path's backslashes are escaped.
 	want, _ := json.Marshal("the editor applied the edit to " + e.Path("greet.py") + ", but the wait for its text was cancelled")
-	if !strings.Contains(string(res), strings.Trim(string(want), `"`)) {
-		t.Fatalf("the cancelled edit's result: %s", res)
+	if raw, _ := resultJSON(res); !strings.Contains(string(raw), strings.Trim(string(want), `"`)) {
+		t.Fatalf("the cancelled edit's result: %s", raw)
 	}
 }

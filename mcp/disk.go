@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync/atomic"
 
@@ -35,13 +34,13 @@ type diskSession struct {
 	name string
 }
 
-func (s *diskSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
+func (s *diskSession) Run(ctx context.Context, c commands.Call) (Reply, error) {
 	c.Session = s.name
 	res, err := s.d.cmds.Run(ctx, c)
 	if err != nil {
-		return nil, err
+		return Reply{}, err
 	}
-	return json.Marshal(res)
+	return replyTo(res), nil
 }
 
 func (s *diskSession) Close() error {

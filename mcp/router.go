@@ -89,18 +89,18 @@ func (s *routedSession) use(ctx context.Context, route Route) error {
 
 // Run runs c on the route that serves the session now, after looking the
 // route up again when it may have changed.
-func (s *routedSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
+func (s *routedSession) Run(ctx context.Context, c commands.Call) (Reply, error) {
 	if err := s.reroute(ctx); err != nil {
-		return nil, err
+		return Reply{}, err
 	}
 	s.mu.RLock()
 	res, err := s.cur.Run(ctx, c)
 	s.mu.RUnlock()
 	if err != nil {
-		return nil, err
+		return Reply{}, err
 	}
-	if c.Command == commands.CmdRead {
-		s.recordRead(c.Args, res)
+	if c.Command == commands.CmdRead && res.OK {
+		s.recordRead(c.Args)
 	}
 	s.mu.Lock()
 	notice := s.notice
@@ -144,14 +144,11 @@ func (s *routedSession) reroute(ctx context.Context) error {
 }
 
 // recordRead keeps a successful read's arguments, by its path.
-func (s *routedSession) recordRead(args, res json.RawMessage) {
+func (s *routedSession) recordRead(args json.RawMessage) {
 	var a struct {
 		Path string `json:"path"`
 	}
-	var r struct {
-		OK bool `json:"ok"`
-	}
-	if json.Unmarshal(args, &a) != nil || json.Unmarshal(res, &r) != nil || !r.OK || a.Path == "" {
+	if json.Unmarshal(args, &a) != nil || a.Path == "" {
 		return
 	}
 	s.readsMu.Lock()

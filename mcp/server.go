@@ -25,11 +25,41 @@ type Backend interface {
 
 // Session runs commands for one connection.
 type Session interface {
-	// Run runs a call in the connection's session and returns the result
-	// object as JSON. The error is kept for faults that leave no result.
-	Run(ctx context.Context, c commands.Call) (json.RawMessage, error)
+	// Run runs a call in the connection's session and returns its reply.
+	// The error is kept for faults that leave no result.
+	Run(ctx context.Context, c commands.Call) (Reply, error)
 	// Close ends the session.
 	Close() error
+}
+
+// Reply is a session's answer to a call: the result object, and what of
+// it the edge passes on. A session on the disk answers with the result the
+// commands returned, which is encoded nowhere but in the tool result's one
+// text block; a bridged one with the JSON the editor sent, decoded once.
+type Reply struct {
+	// Result is the result object: a commands.Result, or the editor's
+	// json.RawMessage.
+	Result any
+	OK     bool
+	Text   string
+}
+
+// replyTo is the reply of a result the commands returned.
+func replyTo(res commands.Result) Reply {
+	_, failed := res.(*commands.ErrorResult)
+	return Reply{Result: res, OK: !failed, Text: res.Rendered()}
+}
+
+// replyOf is the reply of a result object as JSON.
+func replyOf(res json.RawMessage) (Reply, error) {
+	var head struct {
+		OK   bool   `json:"ok"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(res, &head); err != nil {
+		return Reply{}, fmt.Errorf("the result is not a JSON object: %w", err)
+	}
+	return Reply{Result: res, OK: head.OK, Text: head.Text}, nil
 }
 
 // Server serves MCP connections on a Backend. Its fields are set before
@@ -113,15 +143,14 @@ func (s *Server) handler(sess Session, tool *sdk.Tool) sdk.ToolHandler {
 			s.log().Warn("tool call failed", zap.String("tool", tool.Name), zap.Error(err))
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
-		return toolResult(res)
+		return toolResult(res), nil
 	}
 }
 
-// refuse is the result of a call the MCP edge refuses before any command
+// refuse is the reply to a call the MCP edge refuses before any command
 // runs.
-func refuse(code hashline.Code, field, msg string) json.RawMessage {
-	b, _ := json.Marshal(commands.Refuse(code, field, msg))
-	return b
+func refuse(code hashline.Code, field, msg string) Reply {
+	return replyTo(commands.Refuse(code, field, msg))
 }
 
 // toolResult answers a call with the result's rendered text as its one
@@ -130,18 +159,11 @@ func refuse(code hashline.Code, field, msg string) json.RawMessage {
 // (Codex; Claude Code for a success), which escapes the text and, with the
 // result object around it, repeats the rendering; without it every host
 // passes the model the text as it is, once.
-func toolResult(res json.RawMessage) (*sdk.CallToolResult, error) {
-	var head struct {
-		OK   bool   `json:"ok"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(res, &head); err != nil {
-		return nil, fmt.Errorf("the result is not a JSON object: %w", err)
-	}
+func toolResult(r Reply) *sdk.CallToolResult {
 	return &sdk.CallToolResult{
-		Content: []sdk.Content{&sdk.TextContent{Text: head.Text}},
-		IsError: !head.OK,
-	}, nil
+		Content: []sdk.Content{&sdk.TextContent{Text: r.Text}},
+		IsError: !r.OK,
+	}
 }
 
 func (s *Server) log() *zap.Logger {

@@ -110,12 +110,25 @@ type recordingSession struct {
 	log *resultLog
 }
 
-func (s recordingSession) Run(ctx context.Context, c commands.Call) (json.RawMessage, error) {
-	res, err := s.Session.Run(ctx, c)
+func (s recordingSession) Run(ctx context.Context, c commands.Call) (Reply, error) {
+	r, err := s.Session.Run(ctx, c)
 	if err == nil {
+		res, err := resultJSON(r)
+		if err != nil {
+			return Reply{}, err
+		}
 		s.log.add(res)
 	}
-	return res, err
+	return r, err
+}
+
+// resultJSON is the result object of r as JSON: as the editor sent it, or
+// as the commands' result encodes.
+func resultJSON(r Reply) (json.RawMessage, error) {
+	if raw, ok := r.Result.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(r.Result)
 }
 
 // called is a tool call's answer as the tests look at it.

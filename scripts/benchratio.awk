@@ -104,7 +104,7 @@ END {
 		}
 		if (own) {
 			line = line listed(key, names, n, "-x$", "\n      %-22s %8.3f", xtarget)
-		} else if (bname == "-") {
+		} else if (bname == "-" && xm == "") {
 			line = line listed(key, names, n, "-us$", "\n      %-14s %9.1f", added)
 		} else if (name == bname) {
 			line = line "  (the unit: " ((p in unit) ? unit[p] : "baseline") ")"
