@@ -13,3 +13,19 @@ func SharedHolds(t *Text) bool {
 	defer sharedTexts.mu.Unlock()
 	return sharedTexts.m[t.Digest()].Value() != nil
 }
+
+// WindowsHeld is how many windows the sessions of ss hold, by the table
+// they share.
+func WindowsHeld(ss *Sessions) int {
+	ss.windows.mu.Lock()
+	defer ss.windows.mu.Unlock()
+	n := 0
+	for _, ps := range ss.windows.m {
+		for _, p := range ps {
+			if p.Value() != nil {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -2,7 +2,6 @@ package hashline
 
 import (
 	"path/filepath"
-	"slices"
 	"sync"
 )
 
@@ -18,9 +17,12 @@ type Session struct {
 	store *Store
 	regs  *Registers
 	guard *Guard
-	// shown is the window the session rendered last, so that a read of
+	// shown is the window the session was shown last, so that a read of
 	// the same bytes and the same window is not rendered again.
 	shown *shownWindow
+	// windows is what the sessions of its set hold of windows, shared;
+	// nil for a session of its own.
+	windows *windows
 
 	used uint64 // recency; guarded by the Sessions mutex
 }
@@ -38,7 +40,7 @@ func (s *Session) Read(path, display string, t *Text, first, limit int) View {
 // ReadAs is Read with rows in the given anchor style.
 func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, limit int) View {
 	s.recall(path, t)
-	w := shownWindow{raw: t.raw, anchors: anchors, display: display, first: first, limit: limit}
+	w := shownWindow{raw: t.raw, windowKey: windowKey{size: len(t.raw), anchors: anchors, display: display, first: first, limit: limit}}
 	v, ok := s.reshow(&w, t)
 	if !ok {
 		v = RenderWindowAs(anchors, display, t, first, limit)
@@ -47,54 +49,6 @@ func (s *Session) ReadAs(anchors Anchors, path, display string, t *Text, first, 
 	}
 	s.Record(path, t, v.Seen)
 	return v
-}
-
-// shownWindow is a rendered window and what it was rendered from. A window
-// depends on nothing else: the same bytes, anchor style, display path and
-// window render to the same view, byte for byte.
-type shownWindow struct {
-	raw          string
-	anchors      Anchors
-	display      string
-	first, limit int
-	digest       Digest // raw's
-	view         View
-}
-
-// maxShownBytes bounds the window a session keeps: one, of a text the
-// store may retain, whose rows are at most this long. Its text is the
-// snapshot's own string when the text is in normalized form (LF, no BOM),
-// so a session holds at most this much more, and at most
-// MaxRetainedFileBytes more again for a text with CRs or a BOM.
-const maxShownBytes = MaxRetainedFileBytes
-
-// reshow is the window the session rendered last, when w asks for that
-// window of the same bytes; t, which holds them, takes their digest. The
-// view returned is the caller's: it shares only the immutable content.
-func (s *Session) reshow(w *shownWindow, t *Text) (View, bool) {
-	s.mu.Lock()
-	last := s.shown
-	s.mu.Unlock()
-	if last == nil || last.anchors != w.anchors || last.first != w.first || last.limit != w.limit ||
-		last.display != w.display || last.raw != w.raw {
-		return View{}, false
-	}
-	t.knowDigest(last.digest)
-	v := last.view
-	v.Seen, v.Clipped = v.Seen.Clone(), slices.Clone(v.Clipped)
-	return v, true
-}
-
-// keep makes w the window the session rendered last, within maxShownBytes.
-func (s *Session) keep(w *shownWindow) {
-	if len(w.raw) > MaxRetainedFileBytes || len(w.view.Content) > maxShownBytes {
-		w = nil
-	} else {
-		w.view.Seen, w.view.Clipped = w.view.Seen.Clone(), slices.Clone(w.view.Clipped)
-	}
-	s.mu.Lock()
-	s.shown = w
-	s.mu.Unlock()
 }
 
 // recall gives t, the live text of path, the digest and the line index of
@@ -208,6 +162,8 @@ type Sessions struct {
 	mu    sync.Mutex // guards m, clock, dropped and each held session's used
 	m     map[string]*Session
 	clock uint64
+	// windows is the windows the sessions hold, one copy of each.
+	windows *windows
 	// dropped is called, outside mu, after sessions were dropped (ended,
 	// cleared or pushed out), so their memory can be given back.
 	dropped func()
@@ -228,7 +184,7 @@ func call(dropped func()) {
 }
 
 // NewSessions returns an empty set.
-func NewSessions() *Sessions { return &Sessions{m: map[string]*Session{}} }
+func NewSessions() *Sessions { return &Sessions{m: map[string]*Session{}, windows: newWindows()} }
 
 // Get returns the named session, creating it, and dropping the coldest
 // session when the set is full.
@@ -254,7 +210,7 @@ func (ss *Sessions) get(name string) (*Session, func()) {
 		dropped = ss.dropped
 	}
 	s := NewSession()
-	s.used = ss.clock
+	s.used, s.windows = ss.clock, ss.windows
 	ss.m[name] = s
 	return s, dropped
 }
