@@ -10,6 +10,21 @@ func change(l1, c1, l2, c2 uint32, text string) Change {
 	return Change{Range: &Range{Start: Position{l1, c1}, End: Position{l2, c2}}, Text: text}
 }
 
+// watched is a store holding /f open with text base, and the watch of an
+// edit of it, ended with the test.
+func watched(t *testing.T, base string) (*Store, *Watch) {
+	t.Helper()
+	s := NewStore()
+	s.Open("/f", "file:///f", 1, base)
+	old := Live{Text: hashline.NewText(base), Version: 1, Open: true}
+	w, err := s.Watch(ChangeSet{Files: []FileChange{{Kind: Modify, Path: "/f", Old: &old}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.End)
+	return s, w
+}
+
 // The journal finds an edit applied after a keystroke it was not planned
 // for, only when that put it at other text, and its undo restores the
 // text the editor applied it to.
@@ -30,14 +45,7 @@ func TestMisplaced(t *testing.T) {
 		{"only the keystroke", []Change{typed}, "", [2]int{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewStore()
-			s.Open("/f", "file:///f", 1, base)
-			old := Live{Text: hashline.NewText(base), Version: 1, Open: true}
-			w, err := s.Watch(ChangeSet{Files: []FileChange{{Kind: Modify, Path: "/f", Old: &old}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.End()
+			s, w := watched(t, base)
 			for i, c := range tc.reported {
 				if err := s.Change("/f", int32(2+i), []Change{c}); err != nil {
 					t.Fatal(err)
@@ -73,14 +81,7 @@ func TestMisplaced(t *testing.T) {
 func TestMisplacedJudgesTheTextLookedAt(t *testing.T) {
 	base := "a\nb\nc\n"
 	sent := []Change{change(0, 0, 0, 1, "A"), change(2, 0, 2, 1, "C")}
-	s := NewStore()
-	s.Open("/f", "file:///f", 1, base)
-	old := Live{Text: hashline.NewText(base), Version: 1, Open: true}
-	w, err := s.Watch(ChangeSet{Files: []FileChange{{Kind: Modify, Path: "/f", Old: &old}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.End()
+	s, w := watched(t, base)
 	if err := s.Change("/f", 2, []Change{sent[1], sent[0]}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +14,6 @@ import (
 	"hashline-ls/commands"
 	"hashline-ls/internal/floor"
 	"hashline-ls/lsp/lsptest"
-	"hashline-ls/workspace"
 )
 
 // The bridge's cost is measured against its own baseline in the same loop:
@@ -164,16 +161,9 @@ func BenchmarkReadMCP(b *testing.B) {
 	for i := range 10000 {
 		fmt.Fprintf(&text, "\tresult%d := lookup(ctx, request, %d) // line %d\n", i%97, i*7, i)
 	}
-	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "warm.go"), []byte(text.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	roots, err := workspace.New(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, disk := workspaceDir(b, map[string]string{"warm.go": text.String()})
 	ct, st := sdk.NewInMemoryTransports()
-	go (&Server{Backend: NewDisk(roots, nil)}).Serve(context.Background(), st)
+	go (&Server{Backend: disk}).Serve(context.Background(), st)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -21,7 +21,7 @@ import (
 )
 
 // workspaceDir is a fresh workspace holding files.
-func workspaceDir(t *testing.T, files map[string]string) (string, *Disk) {
+func workspaceDir(t testing.TB, files map[string]string) (string, *Disk) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
