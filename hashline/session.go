@@ -20,8 +20,8 @@ type Session struct {
 	// shown is the window the session was shown last, so that a read of
 	// the same bytes and the same window is not rendered again.
 	shown *shownWindow
-	// windows is what the sessions of its set hold of windows, shared;
-	// nil for a session of its own.
+	// windows is the table of windows the sessions of its set share; nil
+	// for a session made on its own.
 	windows *windows
 
 	used uint64 // recency; guarded by the Sessions mutex
