@@ -3,6 +3,7 @@
 package confined
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,11 +58,21 @@ func (r *Root) open(rel string, flag int, perm uint32) (*os.File, error) {
 		// folder descriptor before it and with O_NOFOLLOW, following a
 		// link itself only while it stays beneath the root: the standard
 		// library's walk, kept by the Go team for exactly this use.
-		f, err := r.walk.OpenFile(rel, flag, fs.FileMode(perm))
-		if err != nil {
+		//
+		// A folder on the way renamed between the walk's open of a name
+		// and its read of the link there makes it answer ENOTDIR or ELOOP
+		// for what is a folder or a link at every instant: a rename raced
+		// the lookup, as openat2's EAGAIN says, and looking again is safe.
+		for tries := 0; ; tries++ {
+			f, err := r.walk.OpenFile(rel, flag, fs.FileMode(perm))
+			if err == nil {
+				return f, nil
+			}
+			if tries < 32 && (errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)) {
+				continue
+			}
 			return nil, classify("open", path, err)
 		}
-		return f, nil
 	}
 	fd, err := openat2At(r.fd, rel, flag, perm)
 	if err != nil {
