@@ -5,7 +5,7 @@ BIN     := $(shell $(GO) env GOPATH)/bin
 PKGS    := ./...
 VERSION := $(shell sed -n 's/^const Version = "\(.*\)"$$/\1/p' commands/server.go)
 
-.PHONY: install servers vsix release npm windows test wine-test vscode-test vet bench grepbench bench-memory fuzz lint torture soak
+.PHONY: install servers vsix release npm windows test wine-test qemu-test vscode-test vet bench grepbench bench-memory fuzz lint torture soak
 
 # Build and install hashline-ls, then show it at work: a tagged read of this
 # README through the shell verbs, and the line that wires it into an editor.
@@ -48,11 +48,13 @@ windows:
 	bash scripts/release/build.sh windows_amd64
 
 # Every test: vet, the Go tests with the race detector, the Go tests again
-# cross-compiled for Windows and run under Wine, the npm launcher's tests,
-# then the VS Code extension's unit tests and its real VS Code test.
+# cross-compiled for Windows and run under Wine and for arm64 Linux under
+# qemu-user, the npm launcher's tests, then the VS Code extension's unit
+# tests and its real VS Code test.
 test: vet
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 	bash scripts/wine-test.sh
+	bash scripts/qemu-test.sh
 	node --test npm/test/
 	bash editors/vscode/scripts/test.sh
 
@@ -60,6 +62,10 @@ test: vet
 # are skipped by name, with the reason, in scripts/wine/skip.txt.
 wine-test:
 	bash scripts/wine-test.sh
+
+# The Go tests for linux/arm64 under qemu-user alone, but e2e.
+qemu-test:
+	bash scripts/qemu-test.sh
 
 # The VS Code extension's tests alone (editors/vscode).
 vscode-test:

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"hashline-ls/commands"
 	"hashline-ls/endpoint"
 	"hashline-ls/hashline"
+	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp/lsptest"
 	"hashline-ls/workspace"
 )
@@ -438,7 +438,7 @@ func TestBridgeStaleEntryIsRemoved(t *testing.T) {
 	reg := lsptest.Registry(t)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644)
-	dead := exec.Command(os.Args[0], "-test.run=^$")
+	dead := testenv.Program(os.Args[0], "-test.run=^$")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}

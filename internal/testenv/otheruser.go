@@ -37,7 +37,7 @@ func AsOtherUser(t testing.TB, dir, why string, env ...string) *exec.Cmd {
 	if err := os.WriteFile(bin, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin)
+	cmd := Program(bin)
 	cmd.Env = env
 	asOtherUser(cmd)
 	return cmd

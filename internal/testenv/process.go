@@ -8,6 +8,17 @@ import (
 	"testing"
 )
 
+// Program is a command that runs the program bin, a test program of this
+// repository's built for the platform under test: under the emulator
+// HASHLINE_TEST_EXEC names where one runs them (scripts/qemu-test.sh sets
+// qemu-aarch64, as go test -exec runs the test programs themselves).
+func Program(bin string, args ...string) *exec.Cmd {
+	if emulator := os.Getenv("HASHLINE_TEST_EXEC"); emulator != "" {
+		return exec.Command(emulator, append([]string{bin}, args...)...)
+	}
+	return exec.Command(bin, args...)
+}
+
 // StartPiped starts cmd with a pipe to its stdin and one from its stdout,
 // for a test that talks to a process it runs, or fails the test. Ending
 // the process is the caller's: some tests close stdin, others kill it.
