@@ -29,7 +29,7 @@ func openat2At(dirfd int, rel string, flag int, perm uint32) (int, error) {
 		fd, err := unix.Openat2(dirfd, rel, &how)
 		// EAGAIN: a rename raced the lookup, which the kernel refuses to
 		// judge; looking again is safe.
-		if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) && tries < 32 {
+		if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) && tries < lookups {
 			continue
 		}
 		return fd, err

@@ -59,16 +59,17 @@ func (r *Root) open(rel string, flag int, perm uint32) (*os.File, error) {
 		// link itself only while it stays beneath the root: the standard
 		// library's walk, kept by the Go team for exactly this use.
 		//
-		// A folder on the way renamed between the walk's open of a name
-		// and its read of the link there makes it answer ENOTDIR or ELOOP
-		// for what is a folder or a link at every instant: a rename raced
-		// the lookup, as openat2's EAGAIN says, and looking again is safe.
+		// A name swapped between a folder and a link while the walk opens
+		// it (refused as a link) and reads the link (a folder again) gets
+		// ENOTDIR or ELOOP, though it was a folder or a link at every
+		// instant: a rename raced the lookup, which openat2 says with
+		// EAGAIN, and looking again is safe.
 		for tries := 0; ; tries++ {
 			f, err := r.walk.OpenFile(rel, flag, fs.FileMode(perm))
 			if err == nil {
 				return f, nil
 			}
-			if tries < 32 && (errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)) {
+			if tries < lookups && (errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)) {
 				continue
 			}
 			return nil, classify("open", path, err)
@@ -113,6 +114,10 @@ func (r *Root) OpenDir(rel string) (*Dir, error) {
 	}
 	return &Dir{f: f, name: filepath.Join(r.path, rel)}, nil
 }
+
+// lookups is how many times a lookup that a rename raced is made again
+// before its answer stands.
+const lookups = 32
 
 // readFlags open a file for reading without blocking on a FIFO or taking a
 // terminal as the process's own.
