@@ -20,16 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-for tool in qemu-aarch64 aarch64-linux-gnu-gcc aarch64-linux-gnu-g++; do
-  command -v "$tool" >/dev/null || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  msg="qemu-test: ${missing[*]} missing: apt-get install qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu"
-  if [ -n "${HASHLINE_REQUIRE_EDITORS:-}" ]; then echo "FAIL $msg (HASHLINE_REQUIRE_EDITORS is set)" >&2; exit 1; fi
-  echo "SKIP $msg"
-  exit 0
-fi
+. scripts/need-tools.sh
+need_tools qemu-test "apt-get install qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu" qemu-aarch64 aarch64-linux-gnu-gcc aarch64-linux-gnu-g++
 
 work=$PWD/bin/.qemu
 mkdir -p "$work"

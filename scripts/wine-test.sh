@@ -23,16 +23,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-missing=()
-for tool in wine wineserver x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++; do
-  command -v "$tool" >/dev/null || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  msg="wine-test: ${missing[*]} missing: apt-get install wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64"
-  if [ -n "${HASHLINE_REQUIRE_EDITORS:-}" ]; then echo "FAIL $msg (HASHLINE_REQUIRE_EDITORS is set)" >&2; exit 1; fi
-  echo "SKIP $msg"
-  exit 0
-fi
+. scripts/need-tools.sh
+need_tools wine-test "apt-get install wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64" wine wineserver x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++
 
 work=$root/bin/.wine
 mkdir -p "$work/tests" "$work/logs" "$work/overlay"
