@@ -63,7 +63,8 @@ test: vet
 wine-test:
 	bash scripts/wine-test.sh
 
-# The Go tests for linux/arm64 under qemu-user alone, but e2e.
+# The Go tests for linux/arm64 under qemu-user alone, and the real clients'
+# tests of e2e against the arm64 server.
 qemu-test:
 	bash scripts/qemu-test.sh
 

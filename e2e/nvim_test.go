@@ -21,9 +21,13 @@ func buildServer(t testing.TB) string {
 }
 
 // buildServerIn builds hashline-ls into dir, for a binary that outlives
-// the test building it, and returns its path.
+// the test building it, and returns its path; HASHLINE_BIN names one built
+// already (scripts/qemu-test.sh: the arm64 server, run under qemu).
 func buildServerIn(t testing.TB, dir string) string {
 	t.Helper()
+	if bin := os.Getenv("HASHLINE_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(dir, "hashline-ls")
 	cmd := exec.Command("go", "build", "-o", bin, "../cmd/hashline-ls")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Go tests cross-compiled for linux/arm64 and run under qemu-user.
 #
-# Usage: scripts/qemu-test.sh [PACKAGE...]   (default: every package with tests but e2e)
+# Usage: scripts/qemu-test.sh [PACKAGE...]   (default: every package with
+#        tests but e2e, then e2e's tests of the real clients, below)
 #
 # Installs nothing: it needs Debian's qemu-user, gcc-aarch64-linux-gnu and
 # g++-aarch64-linux-gnu (.ci/run installs them). When one is missing it says
@@ -14,9 +15,10 @@
 # binary, under qemu too (HASHLINE_BIN); those that run their own test
 # program again do so through qemu (HASHLINE_TEST_EXEC), since an arm64
 # program runs here only through it (a container has no binfmt_misc).
-# e2e is left out: it drives real editors and agents, for an hour of
-# emulated time; the arm64 server's own read and block edit run in
-# build.sh. No race detector: make test runs the tests with it natively.
+# Of e2e, whose test program is this machine's, the real clients drive the
+# arm64 server: the Neovim plugin in each Neovim build, the MCP SDK's
+# client, the four terminal agents, a person typing while edits land. No
+# race detector: make test runs the tests with it natively.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +46,10 @@ CGO_ENABLED=1 GOARCH=arm64 CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ \
   go test -exec qemu-aarch64 -trimpath -tags netgo,osusergo -buildmode=pie \
   -ldflags='-linkmode=external -extldflags=-static-pie' \
   -count=1 -timeout 20m -v "${pkgs[@]}" >"$log" 2>&1 || rc=$?
+if [ $# -eq 0 ]; then
+  env -u HASHLINE_TEST_EXEC go test -count=1 -timeout 20m -v \
+    -run '^(TestNeovimPlugin|TestMCPTypeScriptSDK|TestClaudeCode|TestCodexDisk|TestGeminiCLI|TestOpencode|TestTyping.*)$' ./e2e/ >>"$log" 2>&1 || rc=$?
+fi
 grep -E '^(ok|FAIL|panic)|--- FAIL' "$log" || true
 pass=$(grep -c '^\s*--- PASS' "$log" || true)
 skipped=$(grep -c '^\s*--- SKIP' "$log" || true)
