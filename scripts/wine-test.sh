@@ -15,6 +15,7 @@
 # the standard library's own fallback, the path Go takes on FAT and on
 # older Windows (below); hashline-ls.exe itself runs as built.
 # The tests Wine cannot run are skipped by name: scripts/wine/skip.txt.
+# Last, the real MCP clients' tests of e2e drive hashline-ls.exe (below).
 #
 # Wine's output goes to files, never into a pipe. The prefix, the test
 # programs and their logs are kept in bin/.wine/ (a dot folder, which
@@ -167,4 +168,30 @@ for pkg in "${pkgs[@]}"; do
   total_fail=$((total_fail + ${fails:-0}))
 done
 echo "wine-test: $total_pass passed, $total_skip skipped by the tests, $total_fail failed (subtests included); $total_listed left out by scripts/wine/skip.txt; the tests ran in $(( $(date +%s) - start )) s, $(( $(date +%s) - began )) s in all"
+
+# Of e2e, whose test program is this machine's: the MCP clients (the
+# TypeScript SDK's, Claude Code, Codex, Gemini CLI, opencode; Linux builds
+# of them) start hashline-ls.exe under Wine, found on PATH as hashline-ls
+# as the README configures them. The editors' tests stay out: an editor
+# and its server run on one system, and these editors are Linux programs.
+# Only when no package is named.
+if [ $# -eq 0 ]; then
+  mkdir -p "$work/path"
+  printf '#!/bin/sh\nexport WINEPREFIX=%q WINEDEBUG=-all\nexec wine %q "$@"\n' "$WINEPREFIX" "$work/tests/hashline-ls.exe" >"$work/path/hashline-ls"
+  chmod +x "$work/path/hashline-ls"
+  start=$(date +%s)
+  log=$work/logs/e2e-clients.log
+  rc=0
+  HASHLINE_BIN=$work/path/hashline-ls go test -count=1 -timeout 10m -v \
+    -run '^(TestMCPTypeScriptSDK|TestClaudeCode|TestCodexDisk|TestGeminiCLI|TestOpencode)$' ./e2e/ >"$log" 2>&1 || rc=$?
+  pass=$(grep -c '^--- PASS' "$log" || true)
+  fail=$(grep -c '^--- FAIL' "$log" || true)
+  if [ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$pass" = 5 ]; then
+    echo "wine-test: the MCP clients' tests against hashline-ls.exe: $pass passed, in $(( $(date +%s) - start )) s"
+  else
+    grep -E '^(--- FAIL|FAIL|panic)' "$log" || true
+    echo "wine-test: the MCP clients' tests against hashline-ls.exe: $pass of 5 passed, $fail failed (exit $rc): $log"
+    failed+=("hashline-ls/e2e (the MCP clients)")
+  fi
+fi
 [ ${#failed[@]} -eq 0 ] || { echo "wine-test: failed: ${failed[*]}" >&2; exit 1; }
