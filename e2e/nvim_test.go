@@ -22,7 +22,8 @@ func buildServer(t testing.TB) string {
 
 // buildServerIn builds hashline-ls into dir, for a binary that outlives
 // the test building it, and returns its path; HASHLINE_BIN names one built
-// already (scripts/qemu-test.sh: the arm64 server, run under qemu).
+// already (the arm64 server under qemu, hashline-ls.exe under Wine: see
+// scripts/emulated.sh).
 func buildServerIn(t testing.TB, dir string) string {
 	t.Helper()
 	if bin := os.Getenv("HASHLINE_BIN"); bin != "" {

@@ -22,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-. scripts/need-tools.sh
+. scripts/emulated.sh
 need_tools qemu-test "apt-get install qemu-user gcc-aarch64-linux-gnu g++-aarch64-linux-gnu" qemu-aarch64 aarch64-linux-gnu-gcc aarch64-linux-gnu-g++
 
 work=$PWD/bin/.qemu
@@ -47,8 +47,7 @@ CGO_ENABLED=1 GOARCH=arm64 CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ \
   -ldflags='-linkmode=external -extldflags=-static-pie' \
   -count=1 -timeout 20m -v "${pkgs[@]}" >"$log" 2>&1 || rc=$?
 if [ $# -eq 0 ]; then
-  env -u HASHLINE_TEST_EXEC go test -count=1 -timeout 20m -v \
-    -run '^(TestNeovimPlugin|TestMCPTypeScriptSDK|TestClaudeCode|TestCodexDisk|TestGeminiCLI|TestOpencode|TestTyping.*)$' ./e2e/ >>"$log" 2>&1 || rc=$?
+  e2e_clients "$log" TestNeovimPlugin "${mcp_clients[@]}" 'TestTyping.*' || rc=$?
 fi
 grep -E '^(ok|FAIL|panic)|--- FAIL' "$log" || true
 pass=$(grep -c '^\s*--- PASS' "$log" || true)
