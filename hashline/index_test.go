@@ -82,8 +82,8 @@ func randomHunks(r *rand.Rand, n int) []Hunk {
 
 // A read of a text not indexed yet renders in the same scan that indexes
 // it: the view, the index and the digest are those of a text indexed first,
-// whatever the window's length, with lines too long to show, bytes that are
-// not UTF-8 and a BOM among the cases.
+// whatever the window's length, with lines too long to show, lines at the
+// width limit, bytes that are not UTF-8 and a BOM among the cases.
 func TestFreshRenderMatchesIndexed(t *testing.T) {
 	for seed := range uint64(2000) {
 		r := rand.New(rand.NewPCG(seed, 29))
@@ -93,6 +93,10 @@ func TestFreshRenderMatchesIndexed(t *testing.T) {
 			raw += strings.Repeat("é", MaxLineChars) + "\n"
 		case 1:
 			raw = "\xff" + raw
+		case 2, 3:
+			raw = genLongLines(r)
+		case 4:
+			raw += strings.Repeat("x", MaxLineChars-1+r.IntN(3)) + "\n" + raw
 		}
 		indexed := NewText(raw)
 		for _, limit := range []int{1, 1 + r.IntN(5), indexed.Len() + 1} {
@@ -108,6 +112,27 @@ func TestFreshRenderMatchesIndexed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// genLongLines is an LF text of lines from empty to 100 bytes long, some
+// ending in a blank, with or without a last LF: the lines of real source,
+// which the generated texts of the property tests keep short.
+func genLongLines(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(40) {
+		n := r.IntN(100)
+		for i := range n {
+			b.WriteByte("abcdefgh _(){}"[(i+n)%14])
+		}
+		if r.IntN(4) == 0 {
+			b.WriteByte(" \t"[r.IntN(2)])
+		}
+		b.WriteByte('\n')
+	}
+	if r.IntN(2) == 0 {
+		b.WriteString("tail")
+	}
+	return b.String()
 }
 
 // A text read again takes the index and digest of the session's snapshot
