@@ -16,6 +16,11 @@
 // user with mode 0700; anything else is refused and nothing in it is used,
 // since whoever controls the folder could stand in for an editor.
 //
+// On Windows it is hashline-ls\endpoints in the user's local application
+// data, found without LOCALAPPDATA when that is missing, created with a
+// DACL that admits the user alone and refused unless it admits no one but
+// its owner, SYSTEM and the Administrators (folder_windows.go).
+//
 // # Entries
 //
 // A server in LSP mode publishes PID.sock, a Unix stream socket, and then
@@ -23,7 +28,9 @@
 // socket's name. The info file appears by rename, so a reader sees all of it
 // or nothing. An entry whose process is gone, or whose socket refuses
 // connections (its pid was reused), is stale; List and Dial remove it.
-// Nothing listens on TCP.
+// On Windows the socket is a named pipe whose name carries a digest of the
+// folder (pipe_windows.go); the pipe goes with its process, so only the
+// info file is published. Nothing listens on TCP.
 //
 // # Choosing
 //
@@ -36,13 +43,14 @@
 // # Peers
 //
 // Both ends check the other's credentials on every connection (SO_PEERCRED
-// on Linux, LOCAL_PEERCRED on macOS): a peer of another uid is closed before
-// a byte is read or written. The folder's mode already keeps other users
+// on Linux, LOCAL_PEERCRED on macOS, the user of the process at the pipe's
+// other end on Windows): a peer of another user is closed before a byte is
+// read or written; where the peer cannot be told, every connection is. The folder's mode already keeps other users
 // out; the check holds even where it would not, as for root.
 //
 // # The bridge protocol
 //
-// Over the socket: JSON-RPC 2.0 in the LSP base protocol's Content-Length
+// Over the socket or pipe: JSON-RPC 2.0 in the LSP base protocol's Content-Length
 // framing, the codec the language server already speaks. The MCP process
 // sends requests; the language server answers.
 //
