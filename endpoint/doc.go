@@ -29,8 +29,8 @@
 // or nothing. An entry whose process is gone, or whose socket refuses
 // connections (its pid was reused), is stale; List and Dial remove it.
 // On Windows the socket is a named pipe whose name carries a digest of the
-// folder (pipe_windows.go); the pipe goes with its process, so only the
-// info file is published. Nothing listens on TCP.
+// folder (pipe_windows.go); the pipe goes with its process, so the folder
+// holds only the info file. Nothing listens on TCP.
 //
 // # Choosing
 //
@@ -45,13 +45,14 @@
 // Both ends check the other's credentials on every connection (SO_PEERCRED
 // on Linux, LOCAL_PEERCRED on macOS, the user of the process at the pipe's
 // other end on Windows): a peer of another user is closed before a byte is
-// read or written; where the peer cannot be told, every connection is. The folder's mode already keeps other users
-// out; the check holds even where it would not, as for root.
+// read or written; where the peer cannot be told, every connection is. The
+// folder's mode already keeps other users out; the check holds even where it
+// would not, as for root.
 //
 // # The bridge protocol
 //
-// Over the socket or pipe: JSON-RPC 2.0 in the LSP base protocol's Content-Length
-// framing, the codec the language server already speaks. The MCP process
+// Over the socket or pipe: JSON-RPC 2.0 in the LSP base protocol's
+// Content-Length framing, the codec the language server already speaks. The MCP process
 // sends requests; the language server answers.
 //
 //	hashline/hello     params {"protocol": 1, "version", "pid", "roots": [absolute folder, ...]}
