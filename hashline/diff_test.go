@@ -13,6 +13,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/golden"
 	"hashline-ls/internal/testenv"
 )
 
@@ -23,57 +24,47 @@ import (
 // before Unified, prints "diff" too, or the "udiff" section where it
 // differs, so every difference between the two is written down here.
 func TestUnifiedGolden(t *testing.T) {
-	for _, path := range goldenFiles(t, "unified", 12) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			g := readGolden(t, path)
-			old, new := goldenText(t, g, "old"), goldenText(t, g, "new")
-			la, lb := "a/f.txt", "b/f.txt"
-			if l, ok := g.sections["labels"]; ok {
-				la, lb, _ = strings.Cut(strings.TrimSuffix(l, "\n"), "\n")
+	golden.Run(t, "testdata/unified", 12, func(t *testing.T, g *golden.File) {
+		old, new := goldenText(t, g, "old"), goldenText(t, g, "new")
+		la, lb := "a/f.txt", "b/f.txt"
+		if l, ok := g.Section("labels"); ok {
+			la, lb, _ = strings.Cut(strings.TrimSuffix(l, "\n"), "\n")
+		}
+		got, was := hashline.Unified(la, lb, old, new), udiff.Unified(la, lb, old, new)
+		if *golden.Update {
+			g.Set("diff", got)
+			if was != got {
+				g.Set("udiff", was)
 			}
-			got, was := hashline.Unified(la, lb, old, new), udiff.Unified(la, lb, old, new)
-			if *update {
-				g.set("diff", got)
-				if was != got {
-					g.set("udiff", was)
-				}
-				g.write(t, path)
-				return
-			}
-			if want := g.sections["diff"]; got != want {
-				t.Errorf("Unified =\n%s\nwant\n%s", got, want)
-			}
-			want, differs := g.sections["udiff"]
-			if !differs {
-				want = g.sections["diff"]
-			}
-			if was != want {
-				t.Errorf("go-udiff now prints\n%s\nwant\n%s", was, want)
-			}
-			if differs && want == g.sections["diff"] {
-				t.Errorf("the udiff section equals the diff section: drop it")
-			}
-		})
-	}
+			g.Write(t)
+			return
+		}
+		if want := g.Must(t, "diff"); got != want {
+			t.Errorf("Unified =\n%s\nwant\n%s", got, want)
+		}
+		want, differs := g.Section("udiff")
+		if !differs {
+			want = g.Must(t, "diff")
+		}
+		if was != want {
+			t.Errorf("go-udiff now prints\n%s\nwant\n%s", was, want)
+		}
+		if differs && want == g.Must(t, "diff") {
+			t.Errorf("the udiff section equals the diff section: drop it")
+		}
+	})
 }
 
-func goldenText(t *testing.T, g *golden, name string) string {
+func goldenText(t *testing.T, g *golden.File, name string) string {
 	t.Helper()
-	if s, ok := g.sections[name]; ok {
+	if s, ok := g.Section(name); ok {
 		return s
 	}
-	if s, ok := g.sections[name+" noeol"]; ok {
+	if s, ok := g.Section(name + " noeol"); ok {
 		return strings.TrimSuffix(s, "\n")
 	}
 	t.Fatalf("no %q section", name)
 	return ""
-}
-
-func (g *golden) set(name, text string) {
-	if _, ok := g.sections[name]; !ok {
-		g.names = append(g.names, name)
-	}
-	g.sections[name] = text
 }
 
 // TestUnifiedCorpus diffs each real edit of the corpus both ways: the diff

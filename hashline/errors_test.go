@@ -20,6 +20,7 @@ import (
 	"hashline-ls/documents"
 	"hashline-ls/hashline"
 	"hashline-ls/hashline/blocks"
+	"hashline-ls/internal/golden"
 	"hashline-ls/workspace"
 )
 
@@ -201,9 +202,9 @@ func TestEveryCodeIsProduced(t *testing.T) {
 		}},
 	}
 	const goldenPath = "testdata/errors.txt"
-	g := &golden{comment: "The code and message of each error scenario of errors_test.go; $TMP is the\ntest's temporary folder.\n", sections: map[string]string{}}
-	if !*update {
-		g = readGolden(t, goldenPath)
+	g := golden.New(goldenPath, "The code and message of each error scenario of errors_test.go; $TMP is the\ntest's temporary folder.\n")
+	if !*golden.Update {
+		g = golden.Read(t, goldenPath)
 	}
 	produced := map[hashline.Code][]string{}
 	for _, sc := range scenarios {
@@ -228,21 +229,20 @@ func TestEveryCodeIsProduced(t *testing.T) {
 			t.Errorf("%s: Error() = %q", sc.name, he.Error())
 		}
 		got := summary + "\n" + strings.ReplaceAll(he.Message, tmp, "$TMP") + "\n"
-		if *update {
-			g.names = append(g.names, sc.name)
-			g.sections[sc.name] = got
+		if *golden.Update {
+			g.Set(sc.name, got)
 			continue
 		}
-		if want, ok := g.sections[sc.name]; !ok {
+		if want, ok := g.Section(sc.name); !ok {
 			t.Errorf("%s: no section in %s (run with -update)", sc.name, goldenPath)
 		} else if got != want {
 			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", sc.name, got, want)
 		}
 	}
-	if *update {
-		g.write(t, goldenPath)
-	} else if len(g.names) != len(scenarios) {
-		t.Errorf("%s has %d sections for %d scenarios", goldenPath, len(g.names), len(scenarios))
+	if *golden.Update {
+		g.Write(t)
+	} else if len(g.Names()) != len(scenarios) {
+		t.Errorf("%s has %d sections for %d scenarios", goldenPath, len(g.Names()), len(scenarios))
 	}
 	var missing []string
 	for code := range retriable {

@@ -2,88 +2,14 @@ package hashline_test
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the want sections of the golden files under testdata")
-
-// A golden file is free text (what the case is about), then sections each
-// opened by a line "-- name --". Parse cases have "ops" (or "ops crlf" and
-// "ops cr", whose LF endings become CRLF or CR before parsing, since a golden
-// file should not carry raw CRs) and "want".
-type golden struct {
-	comment  string
-	names    []string
-	sections map[string]string
-}
-
-func readGolden(t *testing.T, path string) *golden {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &golden{sections: map[string]string{}}
-	cur := ""
-	var b strings.Builder
-	flush := func() {
-		if cur == "" {
-			g.comment = b.String()
-		} else {
-			g.sections[cur] = b.String()
-		}
-		b.Reset()
-	}
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		trimmed := strings.TrimSuffix(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) > 6 {
-			flush()
-			cur = trimmed[3 : len(trimmed)-3]
-			if _, dup := g.sections[cur]; dup {
-				t.Fatalf("%s: section %q appears twice", path, cur)
-			}
-			g.names = append(g.names, cur)
-			continue
-		}
-		b.WriteString(line)
-	}
-	flush()
-	return g
-}
-
-// goldenFiles lists the golden files of testdata/kind, and fails the test
-// when there are fewer than atLeast: a lost file would pass unseen.
-func goldenFiles(t *testing.T, kind string, atLeast int) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", kind, "*.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < atLeast {
-		t.Fatalf("found %d %s golden files, want at least %d", len(files), kind, atLeast)
-	}
-	return files
-}
-
-func (g *golden) write(t *testing.T, path string) {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString(g.comment)
-	for _, n := range g.names {
-		fmt.Fprintf(&b, "-- %s --\n%s", n, g.sections[n])
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // formatParse renders a parse result the way the golden files hold it: the
 // ops in canonical spelling with their body rows, then warnings; or the
@@ -124,38 +50,33 @@ func formatParse(p *hashline.Patch, err error) string {
 }
 
 func TestParseGolden(t *testing.T) {
-	for _, path := range goldenFiles(t, "parse", 60) {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			g := readGolden(t, path)
-			ops, ok := g.sections["ops"]
-			if crlf, isCRLF := g.sections["ops crlf"]; isCRLF {
-				ops, ok = strings.ReplaceAll(crlf, "\n", "\r\n"), true
-			}
-			if cr, isCR := g.sections["ops cr"]; isCR {
-				ops, ok = strings.ReplaceAll(cr, "\n", "\r"), true
-			}
-			if !ok {
-				t.Fatalf("%s has no ops section", path)
-			}
-			if _, ok := g.sections["want"]; !ok {
-				t.Fatalf("%s has no want section", path)
-			}
-			patch, err := hashline.Parse(ops)
-			got := formatParse(patch, err)
-			if *update {
-				g.sections["want"] = got
-				g.write(t, path)
-				return
-			}
-			if want := g.sections["want"]; got != want {
-				t.Fatalf("Parse(%q):\ngot:\n%s\nwant:\n%s", ops, got, want)
-			}
-			if err != nil {
-				return
-			}
-			assertCanonicalReparses(t, patch)
-		})
-	}
+	golden.Run(t, "testdata/parse", 60, func(t *testing.T, g *golden.File) {
+		ops, ok := g.Section("ops")
+		if crlf, isCRLF := g.Section("ops crlf"); isCRLF {
+			ops, ok = strings.ReplaceAll(crlf, "\n", "\r\n"), true
+		}
+		if cr, isCR := g.Section("ops cr"); isCR {
+			ops, ok = strings.ReplaceAll(cr, "\n", "\r"), true
+		}
+		if !ok {
+			t.Fatalf("%s has no ops section", g.Path)
+		}
+		want := g.Must(t, "want")
+		patch, err := hashline.Parse(ops)
+		got := formatParse(patch, err)
+		if *golden.Update {
+			g.Set("want", got)
+			g.Write(t)
+			return
+		}
+		if got != want {
+			t.Fatalf("Parse(%q):\ngot:\n%s\nwant:\n%s", ops, got, want)
+		}
+		if err != nil {
+			return
+		}
+		assertCanonicalReparses(t, patch)
+	})
 }
 
 // The canonical spelling of every accepted op must itself parse, to the same

@@ -1,17 +1,15 @@
 package blocks
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"hashline-ls/internal/golden"
 	"hashline-ls/internal/testenv"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // TestGolden resolves every line of every fixture under testdata/<lang>/ and
 // compares the results with the fixture's .golden file. A golden records,
@@ -53,10 +51,10 @@ func TestGolden(t *testing.T) {
 				}
 				seen[lang] = true
 				got := render(r, path, string(raw))
-				golden := fixture + ".golden"
-				want, ok := testenv.Golden(t, golden, got, *update)
+				goldenPath := fixture + ".golden"
+				want, ok := testenv.Golden(t, goldenPath, got, *golden.Update)
 				if ok && got != want {
-					t.Errorf("results differ from %s (run go test -update and review the diff):\n%s", golden, diffLines(want, got))
+					t.Errorf("results differ from %s (run go test -update and review the diff):\n%s", goldenPath, diffLines(want, got))
 				}
 			})
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"hashline-ls/internal/golden"
 	"hashline-ls/internal/testenv"
 )
 
@@ -88,15 +89,15 @@ func TestOutlineGolden(t *testing.T) {
 				t.Fatalf("%s: no symbols", src.header)
 			}
 			got := fmt.Sprintf("# %s: %s (sha256 %x)\n", src.lang, src.header, sha256.Sum256([]byte(text))) + renderOutline(syms)
-			golden := filepath.Join("testdata", "outline", src.lang+".golden")
-			want, ok := testenv.Golden(t, golden, got, *update)
+			goldenPath := filepath.Join("testdata", "outline", src.lang+".golden")
+			want, ok := testenv.Golden(t, goldenPath, got, *golden.Update)
 			if !ok || got == want {
 				return
 			}
 			if first(want) != first(got) {
-				t.Fatalf("%s is not the file %s was reviewed against (%s, now %s): run go test -update and review the outline anew", src.header, golden, first(want), first(got))
+				t.Fatalf("%s is not the file %s was reviewed against (%s, now %s): run go test -update and review the outline anew", src.header, goldenPath, first(want), first(got))
 			}
-			t.Errorf("outline differs from %s (run go test -update and review the diff):\n%s", golden, diffLines(want, got))
+			t.Errorf("outline differs from %s (run go test -update and review the diff):\n%s", goldenPath, diffLines(want, got))
 		})
 	}
 	for _, l := range languages {
