@@ -2,16 +2,13 @@ package commands
 
 import (
 	"encoding/json"
-	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"hashline-ls/hashline"
-	"hashline-ls/internal/testenv"
+	"hashline-ls/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 const greetRead = "[greet.py#15E4]\n1:def greet(name):\n2:    return f\"hello {name}\"\n"
 
@@ -71,13 +68,13 @@ func TestRender(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := textOf(tc.res)
-			golden := filepath.Join("testdata", "render", tc.name+".txt")
-			want, ok := testenv.Golden(t, golden, got, *update)
+			goldenPath := filepath.Join("testdata", "render", tc.name+".txt")
+			want, ok := golden.Text(t, goldenPath, got)
 			if !ok {
 				return
 			}
 			if got != want {
-				t.Errorf("text differs from %s (run go test -update and review the diff):\ngot:\n%s\nwant:\n%s", golden, got, want)
+				t.Errorf("text differs from %s (run go test -update and review the diff):\ngot:\n%s\nwant:\n%s", goldenPath, got, want)
 			}
 			if got == "" || !strings.HasSuffix(got, "\n") {
 				t.Errorf("text %q is empty or does not end in a newline", got)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"hashline-ls/commands"
-	"hashline-ls/internal/testenv"
+	"hashline-ls/internal/golden"
 )
 
 // The Neovim plugin's command functions are generated from the server's
@@ -31,7 +31,7 @@ var hostCommands = map[string]string{
 // every one of them.
 func TestNeovimCommands(t *testing.T) {
 	got := luaCommandsFile(t)
-	if want, ok := testenv.Golden(t, luaCommands, got, *update); ok && want != got {
+	if want, ok := golden.Text(t, luaCommands, got); ok && want != got {
 		t.Errorf("%s is not what the server's commands make: run go test ./e2e -run TestNeovimCommands -update", luaCommands)
 	}
 	public, err := os.ReadFile(filepath.Join(filepath.Dir(luaCommands), "init.lua"))

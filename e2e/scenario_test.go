@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,11 +10,10 @@ import (
 	"time"
 
 	"hashline-ls/commands"
+	"hashline-ls/internal/golden"
 	"hashline-ls/internal/testenv"
 	"hashline-ls/lsp/lsptest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/scenario from the fake editor, and the Neovim plugin's lua/hashline/commands.lua")
 
 // scenario is a scripted session: the assistant reads and edits one file,
 // always with the last tag the server gave it, while the user types.
@@ -56,26 +54,23 @@ func TestScenarios(t *testing.T) {
 			if err := json.Unmarshal(raw, &sc); err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
-			golden := strings.TrimSuffix(file, ".json") + ".golden"
+			// -update rewrites the transcript from the fake editor; Neovim
+			// must then agree with it.
+			goldenPath := strings.TrimSuffix(file, ".json") + ".golden"
 			fake := fakeTranscript(t, sc)
-			if *update {
-				if err := os.WriteFile(golden, []byte(fake), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			want, ok := golden.Text(t, goldenPath, fake)
+			if !ok {
+				want = fake
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fake != string(want) {
-				t.Errorf("the fake editor's transcript differs from %s:\n%s", golden, fake)
+			if fake != want {
+				t.Errorf("the fake editor's transcript differs from %s:\n%s", goldenPath, fake)
 			}
 			nvim := testenv.Editor(t, "nvim")
 			if bin == "" {
 				bin = buildServerIn(t, binDir)
 			}
-			if real := neovimTranscript(t, nvim, bin, file, sc); real != string(want) {
-				t.Errorf("Neovim's transcript differs from %s:\n%s", golden, real)
+			if real := neovimTranscript(t, nvim, bin, file, sc); real != want {
+				t.Errorf("Neovim's transcript differs from %s:\n%s", goldenPath, real)
 			}
 		})
 	}

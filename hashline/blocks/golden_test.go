@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"hashline-ls/internal/golden"
-	"hashline-ls/internal/testenv"
 )
 
 // TestGolden resolves every line of every fixture under testdata/<lang>/ and
@@ -52,7 +51,7 @@ func TestGolden(t *testing.T) {
 				seen[lang] = true
 				got := render(r, path, string(raw))
 				goldenPath := fixture + ".golden"
-				want, ok := testenv.Golden(t, goldenPath, got, *golden.Update)
+				want, ok := golden.Text(t, goldenPath, got)
 				if ok && got != want {
 					t.Errorf("results differ from %s (run go test -update and review the diff):\n%s", goldenPath, diffLines(want, got))
 				}

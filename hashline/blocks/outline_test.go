@@ -90,7 +90,7 @@ func TestOutlineGolden(t *testing.T) {
 			}
 			got := fmt.Sprintf("# %s: %s (sha256 %x)\n", src.lang, src.header, sha256.Sum256([]byte(text))) + renderOutline(syms)
 			goldenPath := filepath.Join("testdata", "outline", src.lang+".golden")
-			want, ok := testenv.Golden(t, goldenPath, got, *golden.Update)
+			want, ok := golden.Text(t, goldenPath, got)
 			if !ok || got == want {
 				return
 			}

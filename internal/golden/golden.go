@@ -1,7 +1,8 @@
 // Package golden reads and rewrites the golden files that tests keep under
-// testdata: txtar archives, whose comment says what the case is about and
-// whose files are the case's named sections (its input, and what it must
-// produce). With -update a test writes what it got back into the file.
+// testdata: whole expected texts (Text), and cases written as txtar
+// archives, whose comment says what the case is about and whose files are
+// the case's named sections, its input and what it must produce (File).
+// With -update a test writes what it got back into the file.
 package golden
 
 import (
@@ -16,6 +17,24 @@ import (
 
 // Update is the -update flag of every test binary that imports golden.
 var Update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// Text returns the text of the whole golden file path, for got to be
+// compared with; with -update it writes got there instead and returns
+// false: there is nothing to compare.
+func Text(t testing.TB, path, got string) (want string, ok bool) {
+	t.Helper()
+	if *Update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return "", false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	return string(b), true
+}
 
 // A File is one golden file, read whole.
 type File struct {

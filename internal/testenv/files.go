@@ -31,20 +31,3 @@ func Mode(t testing.TB, path string) os.FileMode {
 	}
 	return fi.Mode().Perm()
 }
-
-// Golden returns the text of the golden file path; with update set it
-// writes got there instead, and returns false: there is nothing to compare.
-func Golden(t testing.TB, path, got string, update bool) (want string, ok bool) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return "", false
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	return string(b), true
-}
