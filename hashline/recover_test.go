@@ -11,7 +11,8 @@ import (
 
 // The unit tests of drift recovery (docs/contract.md §13) and path recovery (docs/contract.md §14). The
 // torture test in torture_test.go covers the same ground at random; these
-// pin each rule to one case and its exact words.
+// pin each rule to one case and its exact words. The cases that are data
+// are golden files, run by recover_golden_test.go.
 
 // recoverText is a file whose lines are all distinct, so every anchor's
 // text is unique unless a case makes it otherwise.
@@ -36,6 +37,12 @@ func lineRemap(off int) hashline.Warning {
 		"line remap: lines were added or removed above your anchors, so the edit landed %s (by %+d); use the line numbers of the new tag from here on", where, off)}
 }
 
+// A refusal of recovery gives its reason between these.
+const (
+	reasonBefore = ", and the edit could not be placed safely: "
+	reasonAfter  = ". The lines around your anchors"
+)
+
 // declined checks a refusal of recovery: EDIT_TAG_MISMATCH, the live tag,
 // and the reason in the message.
 func declined(t *testing.T, err error, live *hashline.Text, reason string) *hashline.Error {
@@ -44,7 +51,7 @@ func declined(t *testing.T, err error, live *hashline.Text, reason string) *hash
 	if he.Details.LiveTag != string(live.Tag()) {
 		t.Fatalf("LiveTag %s, want %s", he.Details.LiveTag, live.Tag())
 	}
-	if !strings.Contains(he.Message, ", and the edit could not be placed safely: "+reason+". The lines around your anchors") {
+	if !strings.Contains(he.Message, reasonBefore+reason+reasonAfter) {
 		t.Fatalf("message =\n%s\nwant the reason %q", he.Message, reason)
 	}
 	return he
@@ -147,101 +154,6 @@ func TestRecoveryDoesNotEchoSpans(t *testing.T) {
 	}
 	if w := []hashline.Warning{externalChange("f.go", old, f.live.Tag()), lineRemap(1)}; !reflect.DeepEqual(p.Warnings, w) {
 		t.Fatalf("warnings %+v, want %+v", p.Warnings, w)
-	}
-}
-
-// docs/contract.md §13.1 step 7: a line whose text is unique is confirmed by one unchanged
-// neighbour; a repeated one needs both.
-func TestRecoveryContext(t *testing.T) {
-	t.Parallel()
-	const text = "alpha\n}\nbeta\nunique line\ngamma\n}\ndelta\n"
-	cases := []struct {
-		name, now, ops, want, reason string
-	}{
-		{name: "unique text, the line above changed", now: "alpha\n}\nBETA\nunique line\ngamma\n}\ndelta\n",
-			ops: "PUT 4.=4:\n+changed", want: "alpha\n}\nBETA\nchanged\ngamma\n}\ndelta\n"},
-		{name: "unique text, the line below changed", now: "alpha\n}\nbeta\nunique line\nGAMMA\n}\ndelta\n",
-			ops: "PUT 4.=4:\n+changed", want: "alpha\n}\nbeta\nchanged\nGAMMA\n}\ndelta\n"},
-		{name: "unique text, both neighbours changed", now: "alpha\n}\nBETA\nunique line\nGAMMA\n}\ndelta\n",
-			ops:    "PUT 4.=4:\n+changed",
-			reason: "the lines around line 4 changed: neither neighbour confirms where it is now"},
-		{name: "repeated text, both neighbours unchanged", now: "ALPHA\n}\nbeta\nunique line\ngamma\n}\ndelta\n",
-			ops: "PUT >6:\n+x", want: "ALPHA\n}\nbeta\nunique line\ngamma\n}\nx\ndelta\n"},
-		{name: "repeated text, one neighbour changed", now: "alpha\n}\nbeta\nunique line\nGAMMA\n}\ndelta\n",
-			ops:    "PUT >6:\n+x",
-			reason: "the lines around line 6 changed: its text appears more than once, and its neighbours above and below no longer both confirm where it is"},
-		// A run of anchors is judged as one text: "}" then "delta" occurs
-		// once, so one neighbour confirms it.
-		{name: "a run of anchors is one text", now: "alpha\n}\nbeta\nunique line\nGAMMA\n}\ndelta\n",
-			ops: "PUT 6.=7:\n+end", want: "alpha\n}\nbeta\nunique line\nGAMMA\nend\n"},
-		{name: "the file's end confirms the last line", now: "alpha\n}\nbeta\nunique line\ngamma\nCLOSE\ndelta\n",
-			ops: "PUT 7.=7:\n+omega", want: "alpha\n}\nbeta\nunique line\ngamma\nCLOSE\nomega\n"},
-		{name: "the file's end is no neighbour once lines follow", now: "alpha\n}\nbeta\nunique line\ngamma\nCLOSE\ndelta\nafter\n",
-			ops:    "PUT 7.=7:\n+omega",
-			reason: "the lines around line 7 changed: neither neighbour confirms where it is now"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			f := readFixture(t, "f.txt", text)
-			old := f.live.Tag()
-			f.change(c.now)
-			p, err := f.s.Plan(f.req(string(old), c.ops), f.live)
-			if c.reason != "" {
-				declined(t, err, f.live, c.reason)
-				return
-			}
-			wantNew(t, p, err, c.want)
-		})
-	}
-}
-
-// docs/contract.md §13.1 step 5: all anchors move by one offset.
-func TestRecoveryOffsetDivergence(t *testing.T) {
-	t.Parallel()
-	f := readFixture(t, "f.go", recoverText)
-	old := f.live.Tag()
-	// A line added between the two anchors: line 4 stays, line 10 moves.
-	f.change(strings.Replace(recoverText, "\tthree()\n", "\tthree()\n\tthreeAndAHalf()\n", 1))
-	_, err := f.s.Plan(f.req(string(old), "PUT 4.=4:\n+\tONE()\nPUT 10.=10:\n+\tFOUR()"), f.live)
-	declined(t, err, f.live, "lines between your anchors were added or removed (line 10 moved by +1, another anchor by +0), so the ops no longer fit one place")
-	// A line added inside a range the ops consume is the same divergence.
-	_, err = f.s.Plan(f.req(string(old), "CUT 5.=7"), f.live)
-	declined(t, err, f.live, "lines between your anchors were added or removed (line 7 moved by +1, another anchor by +0), so the ops no longer fit one place")
-}
-
-// docs/contract.md §13.1 step 8: a replay that changes nothing declines.
-func TestRecoveryNoOpReplay(t *testing.T) {
-	t.Parallel()
-	// On the text read, the ops move "x" to the head; the line above it
-	// has since gone, so "x" is already the head and the replay changes
-	// nothing.
-	f := readFixture(t, "f.txt", "p\nx\nq\n")
-	old := f.live.Tag()
-	f.change("x\nq\n")
-	_, err := f.s.Plan(f.req(string(old), "PUT <1:\n+x\nCUT 2.=2"), f.live)
-	declined(t, err, f.live, "replayed on the current text, the edit changes nothing")
-}
-
-// The anchor line itself changed, or went.
-func TestRecoveryAnchorChanged(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ name, now, reason string }{
-		{"changed", strings.Replace(recoverText, "\ttwo()", "\ttwo(2)", 1), `line 5 ("\ttwo()") changed or was removed since your read`},
-		{"trailing whitespace only", strings.Replace(recoverText, "\ttwo()", "\ttwo() ", 1) + "// more\n", `line 5 ("\ttwo()") changed or was removed since your read`},
-		{"deleted", strings.Replace(recoverText, "\ttwo()\n", "", 1), `line 5 ("\ttwo()") changed or was removed since your read`},
-		// A copy next to it: either could be the line read.
-		{"duplicated beside itself", strings.Replace(recoverText, "\ttwo()\n", "\ttwo()\n\ttwo()\n", 1),
-			`line 5 ("\ttwo()") sits among repeated lines next to a change, so which copy of it you meant cannot be told`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			f := readFixture(t, "f.go", recoverText)
-			old := f.live.Tag()
-			f.change(c.now)
-			_, err := f.s.Plan(f.req(string(old), "PUT 5.=5:\n+\tTWO()"), f.live)
-			declined(t, err, f.live, c.reason)
-		})
 	}
 }
 
