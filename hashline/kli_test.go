@@ -2,10 +2,12 @@ package hashline_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/golden"
 )
 
 // The vectors of docs/contract.md §3.5: the first two are kli's own, so anchors minted
@@ -180,61 +182,35 @@ func describeSections(secs []hashline.PatchSection) string {
 }
 
 // Every syntax problem of a patch, each with the substance of its message:
-// what is wrong and what to write instead.
+// what is wrong and what to write instead. The cases are golden files
+// under testdata/kli/parse_problems: the patch, the line of its one problem
+// (0 for a problem of the whole patch, whose message names no line) and
+// what the message must contain, a piece a line. There is no -update: the
+// pieces are chosen, not the whole message.
 func TestParsePatchProblems(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		src  string
-		line int
-		want []string
-	}{
-		{"indented marker", "@@ a.txt\n  = 1:c5\n~x\n", 2, []string{"markers start in column 1", "~"}},
-		{"tab-indented marker", "@@ a.txt\n\t+ 1:c5\n~x\n", 2, []string{"markers start in column 1"}},
-		{"unprefixed payload", "@@ a.txt\n= 1:c5\n~a\nreturn x\n~b\n", 4, []string{`"return x" is not a marker`, "literal line is written ~"}},
-		{"op before any header", "= 1:c5\n", 1, []string{"before any @@", "@@ path/to/file"}},
-		{"payload under -", "@@ a.txt\n- 1:c5\n~x\n", 3, []string{"a - op deletes and takes no ~ payload"}},
-		{"payload before any op", "@@ a.txt\n~x\n", 2, []string{"follows no op"}},
-		{"+ without payload", "@@ a.txt\n+ 1:c5\n", 2, []string{"the + op has no ~ payload rows"}},
-		{"< without payload", "@@ a.txt\n< 1:c5\n- 2:c5\n", 2, []string{"the < op has no ~ payload rows"}},
-		{"= without payload", "@@ a.txt\n= 1:c5..2:c5\n", 2, []string{"the = op has no ~ payload rows", "to delete, use -"}},
-		{"bare + without payload", "@@ a.txt\n+\n", 2, []string{"the + op has no ~ payload rows"}},
-		{"hash too long", "@@ a.txt\n= 1:c5f\n~x\n", 2, []string{`"1:c5f" is not an anchor`, "LINE:HH"}},
-		{"hash in capitals", "@@ a.txt\n= 1:C5\n~x\n", 2, []string{`"1:C5" is not an anchor`}},
-		{"line zero", "@@ a.txt\n- 0:c5\n", 2, []string{`"0:c5" is not an anchor`}},
-		{"no line number", "@@ a.txt\n- c5\n", 2, []string{`"c5" is not an anchor`}},
-		{"bad range end", "@@ a.txt\n- 1:c5..x:zz\n", 2, []string{`"x:zz" is not an anchor`}},
-		{"reversed range", "@@ a.txt\n- 5:c5..3:14\n", 2, []string{"the range 5:c5..3:14 is reversed", "write 3:14..5:c5"}},
-		{"range on +", "@@ a.txt\n+ 1:c5..2:14\n~x\n", 2, []string{"+ takes one anchor, not a range", "write + 1:c5"}},
-		{"range on <", "@@ a.txt\n< 1:c5..2:14\n~x\n", 2, []string{"< takes one anchor, not a range"}},
-		{"bare =", "@@ a.txt\n=\n~x\n", 2, []string{"= needs a range"}},
-		{"bare -", "@@ a.txt\n-\n", 2, []string{"- needs a range"}},
-		{"no space after marker", "@@ a.txt\n=1:c5\n~x\n", 2, []string{"put one space after the = marker"}},
-		{"header without a path", "@@\n- 1:c5\n", 1, []string{"names no file"}},
-		{"section without ops", "@@ a.txt\n@@ b.txt\n- 1:c5\n", 1, []string{"the section @@ a.txt holds no op", "remove the header"}},
-		{"no section", "", 0, []string{"holds no section"}},
-		{"blank lines only", "\n\n", 0, []string{"holds no section"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, problems := hashline.ParsePatch(c.src)
-			if len(problems) != 1 {
-				t.Fatalf("%d problems, want 1: %+v", len(problems), problems)
+	golden.Run(t, "testdata/kli/parse_problems", 25, func(t *testing.T, g *golden.File) {
+		line, err := strconv.Atoi(strings.TrimSpace(g.Must(t, "line")))
+		if err != nil {
+			t.Fatalf("%s: line: %v", g.Path, err)
+		}
+		_, problems := hashline.ParsePatch(g.Must(t, "patch"))
+		if len(problems) != 1 {
+			t.Fatalf("%d problems, want 1: %+v", len(problems), problems)
+		}
+		p := problems[0]
+		if p.Code != hashline.CodeParseFailed || p.Line != line {
+			t.Fatalf("problem %+v: want code %s at line %d", p, hashline.CodeParseFailed, line)
+		}
+		if line > 0 && !strings.HasPrefix(p.Message, fmt.Sprintf("patch line %d: ", line)) {
+			t.Errorf("message %q does not name patch line %d", p.Message, line)
+		}
+		for _, w := range strings.Split(strings.TrimSuffix(g.Must(t, "want"), "\n"), "\n") {
+			if !strings.Contains(p.Message, w) {
+				t.Errorf("message %q lacks %q", p.Message, w)
 			}
-			p := problems[0]
-			if p.Code != hashline.CodeParseFailed || p.Line != c.line {
-				t.Fatalf("problem %+v: want code %s at line %d", p, hashline.CodeParseFailed, c.line)
-			}
-			if c.line > 0 && !strings.HasPrefix(p.Message, fmt.Sprintf("patch line %d: ", c.line)) {
-				t.Errorf("message %q does not name patch line %d", p.Message, c.line)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(p.Message, w) {
-					t.Errorf("message %q lacks %q", p.Message, w)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // A patch with many problems reports every one of them, in two files, each
