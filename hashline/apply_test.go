@@ -1,6 +1,7 @@
 package hashline_test
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -122,6 +123,39 @@ func wantCaseError(t *testing.T, how string, err error, spec string) *hashline.E
 	return he
 }
 
+// setCaseText writes text into the text section name of a plan case, in
+// the spelling the case already has for it (see caseText).
+func setCaseText(t *testing.T, g *golden.File, name, text string) {
+	t.Helper()
+	if _, ok := g.Section(name + " quoted"); ok {
+		g.Set(name+" quoted", strconv.Quote(text)+"\n")
+		return
+	}
+	spelled, plain := name, text
+	if _, ok := g.Section(name + " crlf"); ok {
+		spelled, plain = name+" crlf", strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	if strings.ContainsRune(plain, '\r') || plain != "" && !strings.HasSuffix(plain, "\n") ||
+		spelled != name && strings.ReplaceAll(plain, "\n", "\r\n") != text {
+		t.Fatalf("%s: %q cannot be written as section %q: name it %q", g.Path, text, spelled, name+" quoted")
+	}
+	g.Set(spelled, plain)
+}
+
+// gotCaseError renders err as the error section want spells it: the code,
+// and the message where want pins one.
+func gotCaseError(t *testing.T, err error, want string) (string, *hashline.Error) {
+	t.Helper()
+	var he *hashline.Error
+	if !errors.As(err, &he) {
+		t.Fatalf("error = %v, want an *Error", err)
+	}
+	if _, msg, _ := strings.Cut(strings.TrimSuffix(want, "\n"), "\n"); msg == "" {
+		return string(he.Code) + "\n", he
+	}
+	return string(he.Code) + "\n" + he.Message + "\n", he
+}
+
 // TestApplyGolden plans the ops of each case under testdata/apply against
 // its raw text, read whole by a fresh session, and checks the new text or
 // the refusal. A case holds raw and ops (read without its last newline),
@@ -152,6 +186,10 @@ func TestApplyGolden(t *testing.T) {
 			f.blocks = fb
 		}
 		p, err := f.plan(ops)
+		if *golden.Update {
+			updateApplyCase(t, g, p, err, fb != nil)
+			return
+		}
 		if spec, ok := g.Section("error"); ok {
 			he := wantCaseError(t, "", err, spec)
 			if lines, ok := g.Section("lines"); ok {
@@ -182,11 +220,7 @@ func TestApplyGolden(t *testing.T) {
 			}
 			return
 		}
-		var resolved strings.Builder
-		for _, r := range p.Resolved {
-			fmt.Fprintf(&resolved, "%+v\n", r)
-		}
-		if got := resolved.String(); got != g.Must(t, "resolved") {
+		if got := resolvedText(p.Resolved); got != g.Must(t, "resolved") {
 			t.Fatalf("Resolved:\n%swant\n%s", got, g.Must(t, "resolved"))
 		}
 		// The resolver sees the normalized text and the store's path.
@@ -194,6 +228,49 @@ func TestApplyGolden(t *testing.T) {
 			t.Fatalf("resolver got path %q text %q", fb.path, fb.text)
 		}
 	})
+}
+
+// resolvedText renders Plan.Resolved as a resolved section holds it.
+func resolvedText(rs []hashline.Resolved) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%+v\n", r)
+	}
+	return b.String()
+}
+
+// updateApplyCase writes what the plan brought back into an apply case:
+// the new text, or the refusal and its lines. A case whose plan turned
+// from one to the other is rewritten by hand.
+func updateApplyCase(t *testing.T, g *golden.File, p *hashline.Plan, err error, blocks bool) {
+	t.Helper()
+	spec, refused := g.Section("error")
+	switch {
+	case refused:
+		got, he := gotCaseError(t, err, spec)
+		g.Set("error", got)
+		if _, ok := g.Section("lines"); ok {
+			var b strings.Builder
+			for i, l := range he.Details.Lines {
+				if i > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(strconv.Itoa(l))
+			}
+			if len(he.Details.Lines) > 0 {
+				b.WriteString("\n")
+			}
+			g.Set("lines", b.String())
+		}
+	case err == nil:
+		setCaseText(t, g, "new", p.New.Raw())
+		if blocks {
+			g.Set("resolved", resolvedText(p.Resolved))
+		}
+	default:
+		t.Fatalf("%s: the plan now fails: %v", g.Path, err)
+	}
+	g.Write(t)
 }
 
 // A restated line at either end of a range is not rewritten: its bytes,

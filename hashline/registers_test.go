@@ -286,6 +286,10 @@ func TestRegistersGolden(t *testing.T) {
 		f := readFixture(t, "f.txt", mustCaseText(t, g, "raw"))
 		before := snapshotsOf(f)
 		p, err := f.plan(ops)
+		if *golden.Update {
+			updateRegisterCase(t, g, f, p, err)
+			return
+		}
 		if spec, ok := g.Section("error"); ok {
 			stale, isStale := caseText(t, g, "stale")
 			check := func(how string, err error) {
@@ -314,18 +318,8 @@ func TestRegistersGolden(t *testing.T) {
 			if want, ok := caseText(t, g, "new"); ok && p.New.Raw() != want {
 				t.Fatalf("new text %q, want %q", p.New.Raw(), want)
 			}
-			if want, ok := g.Section("hunks"); ok {
-				var got strings.Builder
-				for _, h := range p.Hunks {
-					fmt.Fprintf(&got, "%d-%d", h.Start, h.End)
-					if h.Lines != nil {
-						fmt.Fprintf(&got, " %q", h.Lines)
-					}
-					got.WriteString("\n")
-				}
-				if got.String() != want {
-					t.Fatalf("hunks:\n%swant\n%s", got.String(), want)
-				}
+			if want, ok := g.Section("hunks"); ok && hunksText(p.Hunks) != want {
+				t.Fatalf("hunks:\n%swant\n%s", hunksText(p.Hunks), want)
 			}
 		}
 		if then, ok := g.Section("then ops"); ok {
@@ -333,6 +327,44 @@ func TestRegistersGolden(t *testing.T) {
 			wantCaseError(t, "then: ", err, g.Must(t, "then error"))
 		}
 	})
+}
+
+// hunksText renders Plan.Hunks as a hunks section holds them.
+func hunksText(hs []hashline.Hunk) string {
+	var b strings.Builder
+	for _, h := range hs {
+		fmt.Fprintf(&b, "%d-%d", h.Start, h.End)
+		if h.Lines != nil {
+			fmt.Fprintf(&b, " %q", h.Lines)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// updateRegisterCase writes what the calls brought back into the sections
+// a register case pins.
+func updateRegisterCase(t *testing.T, g *golden.File, f *editFixture, p *hashline.Plan, err error) {
+	t.Helper()
+	if spec, ok := g.Section("error"); ok {
+		got, _ := gotCaseError(t, err, spec)
+		g.Set("error", got)
+	} else if err != nil {
+		t.Fatalf("%s: the plan now fails: %v", g.Path, err)
+	} else {
+		if _, ok := caseText(t, g, "new"); ok {
+			setCaseText(t, g, "new", p.New.Raw())
+		}
+		if _, ok := g.Section("hunks"); ok {
+			g.Set("hunks", hunksText(p.Hunks))
+		}
+	}
+	if then, ok := g.Section("then ops"); ok {
+		_, err := f.plan(strings.TrimSuffix(then, "\n"))
+		got, _ := gotCaseError(t, err, g.Must(t, "then error"))
+		g.Set("then error", got)
+	}
+	g.Write(t)
 }
 
 // stalePlan plans ops under the tag of a read of raw, after another writer
