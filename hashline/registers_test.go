@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hashline-ls/hashline"
+	"hashline-ls/internal/golden"
 )
 
 // Registers, one row of docs/contract.md §9.1 and docs/contract.md §10.2 at a time, through Session.Plan and
@@ -130,109 +131,6 @@ func TestCutCapturesAndDeletes(t *testing.T) {
 	// Pasted back, the lines take the file's endings again.
 	if p := f.mustPlan("PUT <2 @r"); p.New.Raw() != "keep\r\n\tone  \r\ntwo\r\nkeep too\r\n" {
 		t.Fatalf("pasted back = %q", p.New.Raw())
-	}
-}
-
-// docs/contract.md §10.2 (a paste): a paste is one insert per captured line at its gap; a span
-// paste replaces its lines with them.
-func TestPasteExpandsToInserts(t *testing.T) {
-	t.Parallel()
-	const six = "1\n2\n3\n4\n5\n6\n"
-	cases := []struct {
-		name, ops, want string
-		hunks           []hashline.Hunk
-	}{
-		{"gap paste", "CUT 1.=2 @m\nPUT >4 @m", "3\n4\n1\n2\n5\n6\n",
-			[]hashline.Hunk{{Start: 0, End: 2}, {Start: 4, End: 4, Lines: []string{"1", "2"}}}},
-		{"head paste", "CUT 5.=6\nPUT <1", "5\n6\n1\n2\n3\n4\n",
-			[]hashline.Hunk{{Start: 0, End: 0, Lines: []string{"5", "6"}}, {Start: 4, End: 6}}},
-		{"span paste", "CUT 1.=1 @m\nPUT 4.=6 @m", "2\n3\n1\n",
-			[]hashline.Hunk{{Start: 0, End: 1}, {Start: 3, End: 6, Lines: []string{"1"}}}},
-		{"one capture pasted twice", "CUT 6.=6 @m\nPUT <1 @m\nPUT >3 @m", "6\n1\n2\n3\n6\n4\n5\n",
-			[]hashline.Hunk{{Start: 0, End: 0, Lines: []string{"6"}}, {Start: 3, End: 3, Lines: []string{"6"}}, {Start: 5, End: 6}}},
-		// A second capture into one name in one call replaces the first for
-		// the pastes after it.
-		{"a name captured twice in one call", "CUT 1.=1 @m\nPUT >2 @m\nCUT 3.=3 @m\nPUT >$ @m", "2\n1\n4\n5\n6\n3\n",
-			[]hashline.Hunk{{Start: 0, End: 1}, {Start: 2, End: 3, Lines: []string{"1"}}, {Start: 6, End: 6, Lines: []string{"3"}}}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			f := readFixture(t, "f.txt", six)
-			p := f.mustPlan(c.ops)
-			if p.New.Raw() != c.want {
-				t.Fatalf("new text %q, want %q", p.New.Raw(), c.want)
-			}
-			if !reflect.DeepEqual(p.Hunks, c.hunks) {
-				t.Fatalf("hunks %+v\nwant  %+v", p.Hunks, c.hunks)
-			}
-		})
-	}
-}
-
-// docs/contract.md §10.2's proviso and the sequencing rule of docs/contract.md §9.2: a failed read fails the
-// whole call before any line is deleted, and each sequencing mistake has
-// its own code and message, never a tag mismatch: not with the tag right,
-// not with a stale tag recovery would refuse, not with a tag the session
-// never saw.
-func TestRegisterSequencingErrors(t *testing.T) {
-	t.Parallel()
-	const five = "1\n2\n3\n4\n5\n"
-	cases := []struct {
-		name string
-		ops  string
-		code hashline.Code
-		msg  string
-	}{
-		{"anonymous paste before any capture", "PUT >$\nCUT 1.=1", hashline.CodeRegisterEmpty, msgBeforeAnyCapture},
-		{"two anonymous captures, then a paste", "CUT 1.=1\nCUT 2.=2\nPUT >$", hashline.CodeRegisterAmbiguous, msgTwoWaiting},
-		{"named paste before its capture", "PUT >$ @a\nCUT 1.=1 @a", hashline.CodeRegisterEmpty,
-			"op 1 (PUT >$ @a) pastes @a before op 2 captures it: ops run in the order written, so put CUT 1.=1 @a before the paste"},
-		{"span paste from an empty register", "PUT 2.=3 @none", hashline.CodeRegisterEmpty, msgEmpty(1, "PUT 2.=3 @none", "none")},
-		{"span paste from an empty register after a cut", "CUT 5.=5 @a\nPUT 2.=3 @none", hashline.CodeRegisterEmpty, msgEmpty(2, "PUT 2.=3 @none", "none")},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			check := func(how string, err error) {
-				t.Helper()
-				he := wantCode(t, err, c.code)
-				if he.Message != c.msg {
-					t.Fatalf("%s: message %q\nwant %q", how, he.Message, c.msg)
-				}
-				if he.Code.Retriable() {
-					t.Fatalf("%s: %s is retriable", how, he.Code)
-				}
-			}
-			f := readFixture(t, "f.txt", five)
-			before := snapshotsOf(f)
-			_, err := f.plan(c.ops)
-			check("tag right", err)
-
-			old := f.live.Tag()
-			// Line 1 changed: recovery cannot place an op set that names
-			// it, and places the others before their pastes fail; either
-			// way the sequencing error is what comes back.
-			f.change("one\n2\n3\n4\n5\n")
-			_, err = f.s.Plan(f.req(string(old), c.ops), f.live)
-			check("stale tag", err)
-			_, err = f.s.Plan(f.req(otherTag(old), c.ops), f.live)
-			check("unknown tag", err)
-			// Refused for its ops, the call showed nothing and recorded
-			// nothing.
-			if after := snapshotsOf(f); !reflect.DeepEqual(before, after) {
-				t.Fatalf("the session changed:\nbefore %v\nafter  %v", before, after)
-			}
-		})
-	}
-	// Once recovery places every anchor, the register failure is the
-	// ops' own as well.
-	f := readFixture(t, "f.txt", five)
-	old := f.live.Tag()
-	f.change("0\n" + five)
-	_, err := f.s.Plan(f.req(string(old), "CUT 2.=2\nCUT 4.=4\nPUT >$"), f.live)
-	if he := wantCode(t, err, hashline.CodeRegisterAmbiguous); he.Message != msgTwoWaiting {
-		t.Fatalf("message %q", he.Message)
 	}
 }
 
@@ -371,75 +269,131 @@ func TestRegisterFileLRU(t *testing.T) {
 	}
 }
 
-// docs/contract.md §8.6: a paste takes no body rows. The named forms say so with
-// INVALID_ARGUMENT; the anonymous form reads as a PUT missing its colon.
-func TestBodyRowsUnderAPaste(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		ops  string
-		code hashline.Code
-		msg  string
-	}{
-		{"PUT >1 @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT >1 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT >1: with the rows to insert text instead"},
-		{"PUT <1 @a\n+", hashline.CodeInvalidArgument, "op 1 (PUT <1 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT <1: with the rows to insert text instead"},
-		{"PUT >$ @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT >$ @a) pastes register @a and takes no body rows: drop the + rows, or write PUT >$: with the rows to insert text instead"},
-		{"PUT 2.=3 @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT 2.=3 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT 2.=3: with the rows to insert text instead"},
-		{"PUT 2* @a\n+x", hashline.CodeInvalidArgument, "op 1 (PUT 2* @a) pastes register @a and takes no body rows: drop the + rows, or write PUT 2*: with the rows to insert text instead"},
-		{"CUT 1.=1 @a\nPUT >2 @a\n+x", hashline.CodeInvalidArgument, "op 2 (PUT >2 @a) pastes register @a and takes no body rows: drop the + rows, or write PUT >2: with the rows to insert text instead"},
-		{"CUT 1.=1\nPUT >2\n+x", hashline.CodeParseFailed, "op 2 (PUT >2): a PUT with body rows must end its header with :, for example PUT >2:"},
-	}
-	for _, c := range cases {
-		f := readFixture(t, "f.txt", "1\n2\n3\n")
-		_, err := f.plan(c.ops)
-		if he := wantCode(t, err, c.code); he.Message != c.msg {
-			t.Fatalf("%q: message %q\nwant %q", c.ops, he.Message, c.msg)
+// TestRegistersGolden plans the ops of each case under testdata/registers
+// against its raw text, read whole by a fresh session. A case that succeeds
+// may pin new, the planned text, and hunks, one line per Plan.Hunks entry:
+// Start-End, then the quoted lines it inserts, if any. A refused one holds
+// error: the code, then the exact message where the case pins one. With
+// stale, the text another writer then left (docs/contract.md §10.2's proviso
+// and §9.2's sequencing rule): the same ops under the old tag, and under a
+// tag the session never saw, fail the same way, never as a tag mismatch and
+// never retriable, and the session records nothing. then ops and then error
+// are a second call in the same session and how it fails: a failed call, or
+// a plan never committed, keeps no capture. Text sections follow caseText.
+func TestRegistersGolden(t *testing.T) {
+	golden.Run(t, "testdata/registers", 23, func(t *testing.T, g *golden.File) {
+		ops := caseOps(t, g)
+		f := readFixture(t, "f.txt", mustCaseText(t, g, "raw"))
+		before := snapshotsOf(f)
+		p, err := f.plan(ops)
+		if *golden.Update {
+			updateRegisterCase(t, g, f, p, err)
+			return
 		}
-	}
-	// The capture in the refused call was not kept.
-	f := readFixture(t, "f.txt", "1\n2\n3\n")
-	_, _ = f.plan("CUT 1.=1 @a\nPUT >2 @a\n+x")
-	_, err := f.plan("PUT >$ @a")
-	wantCode(t, err, hashline.CodeRegisterEmpty)
+		if spec, ok := g.Section("error"); ok {
+			stale, isStale := caseText(t, g, "stale")
+			check := func(how string, err error) {
+				t.Helper()
+				he := wantCaseError(t, how, err, spec)
+				if isStale && he.Code.Retriable() {
+					t.Fatalf("%s%s is retriable", how, he.Code)
+				}
+			}
+			check("tag right: ", err)
+			if isStale {
+				old := f.live.Tag()
+				f.change(stale)
+				_, err = f.s.Plan(f.req(string(old), ops), f.live)
+				check("stale tag: ", err)
+				_, err = f.s.Plan(f.req(otherTag(old), ops), f.live)
+				check("unknown tag: ", err)
+				if after := snapshotsOf(f); !reflect.DeepEqual(before, after) {
+					t.Fatalf("the session changed:\nbefore %v\nafter  %v", before, after)
+				}
+			}
+		} else {
+			if err != nil {
+				t.Fatalf("Plan(%q): %v", ops, err)
+			}
+			if want, ok := caseText(t, g, "new"); ok && p.New.Raw() != want {
+				t.Fatalf("new text %q, want %q", p.New.Raw(), want)
+			}
+			if want, ok := g.Section("hunks"); ok && hunksText(p.Hunks) != want {
+				t.Fatalf("hunks:\n%swant\n%s", hunksText(p.Hunks), want)
+			}
+		}
+		if then, ok := g.Section("then ops"); ok {
+			_, err := f.plan(strings.TrimSuffix(then, "\n"))
+			wantCaseError(t, "then: ", err, g.Must(t, "then error"))
+		}
+	})
 }
 
-// A named capture is the session's only once the call's write landed:
-// a call that fails at any gate, or a plan never committed, keeps none.
-func TestFailedCallKeepsNoCapture(t *testing.T) {
+// hunksText renders Plan.Hunks as a hunks section holds them.
+func hunksText(hs []hashline.Hunk) string {
+	var b strings.Builder
+	for _, h := range hs {
+		fmt.Fprintf(&b, "%d-%d", h.Start, h.End)
+		if h.Lines != nil {
+			fmt.Fprintf(&b, " %q", h.Lines)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// updateRegisterCase writes what the calls brought back into the sections
+// a register case pins.
+func updateRegisterCase(t *testing.T, g *golden.File, f *editFixture, p *hashline.Plan, err error) {
+	t.Helper()
+	if spec, ok := g.Section("error"); ok {
+		got, _ := gotCaseError(t, err, spec)
+		g.Set("error", got)
+	} else if err != nil {
+		t.Fatalf("%s: the plan now fails: %v", g.Path, err)
+	} else {
+		if _, ok := caseText(t, g, "new"); ok {
+			setCaseText(t, g, "new", p.New.Raw())
+		}
+		if _, ok := g.Section("hunks"); ok {
+			g.Set("hunks", hunksText(p.Hunks))
+		}
+	}
+	if then, ok := g.Section("then ops"); ok {
+		_, err := f.plan(strings.TrimSuffix(then, "\n"))
+		got, _ := gotCaseError(t, err, g.Must(t, "then error"))
+		g.Set("then error", got)
+	}
+	g.Write(t)
+}
+
+// stalePlan plans ops under the tag of a read of raw, after another writer
+// changed the file to now.
+func stalePlan(t *testing.T, raw, now, ops string) (*editFixture, error) {
+	t.Helper()
+	f := readFixture(t, "f.txt", raw)
+	old := f.live.Tag()
+	f.change(now)
+	_, err := f.s.Plan(f.req(string(old), ops), f.live)
+	return f, err
+}
+
+// Once recovery places every anchor of a sequencing mistake, the register
+// failure is the ops' own as well.
+func TestRegisterSequencingAfterRecovery(t *testing.T) {
 	t.Parallel()
 	const five = "1\n2\n3\n4\n5\n"
-	fails := []struct {
-		name string
-		ops  string
-		code hashline.Code
-	}{
-		{"paste from an empty register later in the call", "CUT 1.=1 @a\nPUT >$ @none", hashline.CodeRegisterEmpty},
-		{"ambiguous anonymous paste later in the call", "CUT 1.=1 @a\nCUT 2.=2\nCUT 3.=3\nPUT >$", hashline.CodeRegisterAmbiguous},
-		{"a range past the end", "CUT 1.=1 @a\nPUT 9.=9:\n+x", hashline.CodeRangeInvalid},
-		{"overlapping ops", "CUT 1.=2 @a\nPUT 2.=2:\n+x", hashline.CodeRangeInvalid},
-		{"a capture pasted back where it was", "CUT 2.=2 @a\nPUT >1 @a", hashline.CodeNoChange},
-		{"a plan whose write never landed", "CUT 1.=1 @a", ""},
+	_, err := stalePlan(t, five, "0\n"+five, "CUT 2.=2\nCUT 4.=4\nPUT >$")
+	if he := wantCode(t, err, hashline.CodeRegisterAmbiguous); he.Message != msgTwoWaiting {
+		t.Fatalf("message %q", he.Message)
 	}
-	for _, c := range fails {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			f := readFixture(t, "f.txt", five)
-			_, err := f.plan(c.ops)
-			if c.code != "" {
-				wantCode(t, err, c.code)
-			} else if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			_, err = f.plan("PUT >$ @a")
-			if he := wantCode(t, err, hashline.CodeRegisterEmpty); he.Message != msgEmpty(1, "PUT >$ @a", "a") {
-				t.Fatalf("message %q", he.Message)
-			}
-		})
-	}
-	// Refused as stale: the write never happened.
-	f := readFixture(t, "f.txt", five)
-	old := f.live.Tag()
-	f.change("one\n2\n3\n4\n5\n")
-	_, err := f.s.Plan(f.req(string(old), "CUT 1.=1 @a"), f.live)
+}
+
+// A named capture refused as stale is not the session's: the write never
+// happened.
+func TestStaleCallKeepsNoCapture(t *testing.T) {
+	t.Parallel()
+	f, err := stalePlan(t, "1\n2\n3\n4\n5\n", "one\n2\n3\n4\n5\n", "CUT 1.=1 @a")
 	wantCode(t, err, hashline.CodeTagMismatch)
 	_, err = f.plan("PUT >$ @a")
 	wantCode(t, err, hashline.CodeRegisterEmpty)
