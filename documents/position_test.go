@@ -1,11 +1,14 @@
 package documents
 
 import (
+	"fmt"
 	"math/rand/v2"
-	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"hashline-ls/internal/golden"
 )
 
 func TestEncodingString(t *testing.T) {
@@ -27,134 +30,84 @@ func TestEncodingString(t *testing.T) {
 
 func pos(line, char uint32) Position { return Position{Line: line, Character: char} }
 
-func TestLineIndexOffsetAt(t *testing.T) {
+// TestLineIndexGolden runs the cases of testdata/position, one a file. Its
+// text is the section "text quoted": one line, the text as a Go string
+// literal (strconv.Unquote reads it), so that CR, invalid UTF-8 and a
+// missing final newline show; testdata/store writes its texts the same
+// way. Then one check: "encoding" and "position" (line:character) against
+// "want offset", for OffsetAt; "encoding" and "offset" against "want
+// position", for PositionAt; or, with neither, "want starts", the offsets
+// the lines start at.
+func TestLineIndexGolden(t *testing.T) {
 	t.Parallel()
-	const (
-		cjk   = "日本語\nx"       // 日 本 語 are 3 bytes, 1 UTF-16 unit each
-		emoji = "a😀b\n😀"       // 😀 is 4 bytes, 2 UTF-16 units
-		mixed = "a\r\nb\rc\nd" // CRLF, lone CR, LF
-	)
-	cases := []struct {
-		name string
-		text string
-		p    Position
-		enc  Encoding
-		want int
-	}{
-		{"ascii start", "hello\nworld", pos(0, 0), UTF16, 0},
-		{"ascii mid first line", "hello\nworld", pos(0, 3), UTF16, 3},
-		{"ascii second line", "hello\nworld", pos(1, 2), UTF8, 8},
-		{"ascii end of last line", "hello\nworld", pos(1, 5), UTF32, 11},
-		{"ascii end of first line", "hello\nworld", pos(0, 5), UTF16, 5},
-
-		{"cjk utf-16 counts one unit", cjk, pos(0, 2), UTF16, 6},
-		{"cjk utf-32 counts one code point", cjk, pos(0, 1), UTF32, 3},
-		{"cjk utf-8 counts bytes", cjk, pos(0, 6), UTF8, 6},
-		{"cjk utf-8 inside a character rounds down", cjk, pos(0, 4), UTF8, 3},
-		{"cjk utf-8 last byte of a character rounds down", cjk, pos(0, 8), UTF8, 6},
-		{"cjk line end", cjk, pos(0, 3), UTF16, 9},
-		{"cjk next line", cjk, pos(1, 1), UTF16, 11},
-
-		{"emoji utf-16 after the pair", emoji, pos(0, 3), UTF16, 5},
-		{"emoji utf-16 inside the pair rounds down", emoji, pos(0, 2), UTF16, 1},
-		{"emoji utf-16 after b", emoji, pos(0, 4), UTF16, 6},
-		{"emoji utf-32 after the emoji", emoji, pos(0, 2), UTF32, 5},
-		{"emoji utf-8 after the emoji", emoji, pos(0, 5), UTF8, 5},
-		{"emoji utf-8 inside rounds down", emoji, pos(0, 3), UTF8, 1},
-		{"emoji utf-16 inside the pair on the last line", emoji, pos(1, 1), UTF16, 7},
-		{"emoji utf-16 past the pair on the last line", emoji, pos(1, 2), UTF16, 11},
-
-		{"crlf second line", "ab\r\ncd", pos(1, 1), UTF16, 5},
-		{"crlf clamp to before the ending", "ab\r\ncd", pos(0, 9), UTF16, 2},
-		{"crlf clamp utf-8", "ab\r\ncd", pos(0, 3), UTF8, 2},
-		{"lone cr ends a line", "ab\rcd", pos(1, 0), UTF16, 3},
-		{"lone cr clamp", "ab\rcd", pos(0, 4), UTF32, 2},
-		{"mixed endings line 1", mixed, pos(1, 0), UTF16, 3},
-		{"mixed endings line 2", mixed, pos(2, 0), UTF16, 5},
-		{"mixed endings line 3", mixed, pos(3, 1), UTF16, 8},
-		{"cr then lf on the next line is one ending", "a\r\n\nb", pos(2, 0), UTF16, 4},
-		{"final newline makes an empty last line", "a\n", pos(1, 0), UTF16, 2},
-		{"final cr makes an empty last line", "a\r", pos(1, 0), UTF16, 2},
-
-		{"clamp past line end", "hello\nworld", pos(0, 99), UTF16, 5},
-		{"clamp past line end, last line", "hello\nworld", pos(1, 99), UTF8, 11},
-		{"clamp past the last line", "hello\nworld", pos(2, 0), UTF16, 11},
-		{"clamp far past the last line", "hello\nworld", pos(1<<31, 7), UTF16, 11},
-		{"clamp huge character", "hello\nworld", pos(0, 1<<32-1), UTF8, 5},
-
-		{"invalid byte counts as one unit", "a\xffb", pos(0, 2), UTF16, 2},
-		{"invalid byte utf-32", "a\xffb", pos(0, 2), UTF32, 2},
-		{"cut sequence is one unit a byte", "\xe6\x97x", pos(0, 2), UTF16, 2},
-		{"cut sequence utf-8 no rounding", "\xe6\x97x", pos(0, 1), UTF8, 1},
-		{"stray continuation after a character", "é\x80x", pos(0, 2), UTF16, 3},
-		{"invalid at the end of text", "ab\xe6", pos(0, 3), UTF16, 3},
-
-		{"empty text origin", "", pos(0, 0), UTF16, 0},
-		{"empty text past end of line", "", pos(0, 5), UTF8, 0},
-		{"empty text past last line", "", pos(3, 0), UTF32, 0},
-	}
-	for _, c := range cases {
-		if got := NewLineIndex(c.text).OffsetAt(c.text, c.p, c.enc); got != c.want {
-			t.Errorf("%s: LineIndex.OffsetAt(%q, %v, %v) = %d, want %d", c.name, c.text, c.p, c.enc, got, c.want)
-		}
-	}
-}
-
-func TestLineIndexPositionAt(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name string
-		text string
-		off  int
-		enc  Encoding
-		want Position
-	}{
-		{"ascii", "hello\nworld", 8, UTF16, pos(1, 2)},
-		{"at a line start", "hello\nworld", 6, UTF16, pos(1, 0)},
-		{"at a line end", "hello\nworld", 5, UTF16, pos(0, 5)},
-		{"end of text", "hello\nworld", 11, UTF16, pos(1, 5)},
-		{"cjk utf-16", "日本語", 6, UTF16, pos(0, 2)},
-		{"cjk utf-8", "日本語", 6, UTF8, pos(0, 6)},
-		{"cjk utf-32", "日本語", 9, UTF32, pos(0, 3)},
-		{"cjk inside rounds down", "日本語", 4, UTF8, pos(0, 3)},
-		{"emoji utf-16", "a😀b", 5, UTF16, pos(0, 3)},
-		{"emoji utf-32", "a😀b", 5, UTF32, pos(0, 2)},
-		{"emoji inside rounds down", "a😀b", 3, UTF16, pos(0, 1)},
-		{"between cr and lf is the line end", "ab\r\ncd", 3, UTF16, pos(0, 2)},
-		{"after crlf", "ab\r\ncd", 4, UTF16, pos(1, 0)},
-		{"after lone cr", "ab\rcd", 3, UTF16, pos(1, 0)},
-		{"after final newline", "a\n", 2, UTF16, pos(1, 0)},
-		{"invalid bytes", "\xff\xfex", 2, UTF16, pos(0, 2)},
-		{"negative clamps", "abc", -4, UTF16, pos(0, 0)},
-		{"past the end clamps", "a\nbc", 99, UTF16, pos(1, 2)},
-		{"empty", "", 0, UTF32, pos(0, 0)},
-	}
-	for _, c := range cases {
-		if got := NewLineIndex(c.text).PositionAt(c.text, c.off, c.enc); got != c.want {
-			t.Errorf("%s: LineIndex.PositionAt(%q, %d, %v) = %v, want %v", c.name, c.text, c.off, c.enc, got, c.want)
-		}
-	}
-}
-
-func TestLineIndexLines(t *testing.T) {
-	t.Parallel()
-	for text, want := range map[string][]int{
-		"":         {0},
-		"a":        {0},
-		"a\n":      {0, 2},
-		"a\r\nb":   {0, 3},
-		"a\rb\r":   {0, 2, 4},
-		"\r\n\r\n": {0, 2, 4},
-		"\n\r":     {0, 1, 2},
-		"x\r\r\ny": {0, 2, 4},
-		"日\n😀\r\n": {0, 4, 10},
-	} {
+	golden.Run(t, "testdata/position", 73, func(t *testing.T, g *golden.File) {
+		text := quotedSection(t, g, "text quoted")
 		x := NewLineIndex(text)
-		if !slices.Equal(x.starts, want) || x.Lines() != len(want) {
-			t.Errorf("NewLineIndex(%q): starts %v, Lines %d; want %v", text, x.starts, x.Lines(), want)
+		var call, got, want string
+		if in, ok := g.Section("position"); ok {
+			p, enc := mustPosition(t, strings.TrimSpace(in)), mustEncoding(t, g)
+			call, want = fmt.Sprintf("LineIndex.OffsetAt(%q, %v, %v)", text, p, enc), "want offset"
+			got = strconv.Itoa(x.OffsetAt(text, p, enc))
+		} else if in, ok := g.Section("offset"); ok {
+			off, err := strconv.Atoi(strings.TrimSpace(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc := mustEncoding(t, g)
+			call, want = fmt.Sprintf("LineIndex.PositionAt(%q, %d, %v)", text, off, enc), "want position"
+			got = fmtPosition(x.PositionAt(text, off, enc))
+		} else {
+			call, want = fmt.Sprintf("NewLineIndex(%q) starts", text), "want starts"
+			got = strings.Trim(fmt.Sprint(x.starts), "[]")
+			if n := len(strings.Fields(g.Must(t, want))); x.Lines() != n && !*golden.Update {
+				t.Errorf("NewLineIndex(%q).Lines() = %d, want %d", text, x.Lines(), n)
+			}
+		}
+		if *golden.Update {
+			g.Set(want, got+"\n")
+			g.Write(t)
+		} else if w := g.Must(t, want); got+"\n" != w {
+			t.Errorf("%s = %s, want %s", call, got, strings.TrimSuffix(w, "\n"))
+		}
+	})
+}
+
+// quotedSection reads the named section: one line, a Go string literal.
+func quotedSection(t *testing.T, g *golden.File, name string) string {
+	t.Helper()
+	s, err := strconv.Unquote(strings.TrimSuffix(g.Must(t, name), "\n"))
+	if err != nil {
+		t.Fatalf("%s: section %q is not one Go string literal: %v", g.Path, name, err)
+	}
+	return s
+}
+
+// mustEncoding reads the section "encoding": utf-16, utf-8 or utf-32.
+func mustEncoding(t *testing.T, g *golden.File) Encoding {
+	t.Helper()
+	name := strings.TrimSpace(g.Must(t, "encoding"))
+	for _, enc := range []Encoding{UTF16, UTF8, UTF32} {
+		if enc.String() == name {
+			return enc
 		}
 	}
+	t.Fatalf("%s: unknown encoding %q", g.Path, name)
+	return 0
 }
+
+// mustPosition reads line:character.
+func mustPosition(t *testing.T, s string) Position {
+	t.Helper()
+	l, c, ok := strings.Cut(s, ":")
+	line, errL := strconv.ParseUint(l, 10, 32)
+	char, errC := strconv.ParseUint(c, 10, 32)
+	if !ok || errL != nil || errC != nil {
+		t.Fatalf("position %q is not line:character", s)
+	}
+	return pos(uint32(line), uint32(char))
+}
+
+func fmtPosition(p Position) string { return fmt.Sprintf("%d:%d", p.Line, p.Character) }
 
 // pieces make texts with every kind of character and line ending, invalid
 // bytes included, side by side in any order.

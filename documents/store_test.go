@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"hashline-ls/internal/golden"
 )
 
 const testPath = "/w/a.go"
@@ -95,114 +98,78 @@ func TestStoreEncodingDefault(t *testing.T) {
 	}
 }
 
-// Each step is one didChange; want is the whole text after it.
-type step struct {
-	name    string
-	changes []Change
-	want    string
-}
-
-func runSteps(t *testing.T, enc Encoding, initial string, steps []step) {
-	t.Helper()
-	s := NewStore()
-	s.SetEncoding(enc)
-	s.Open(testPath, "file:///w/a.go", 0, initial)
-	for i, st := range steps {
-		if err := s.Change(testPath, int32(i+1), st.changes); err != nil {
-			t.Fatalf("%s: %v", st.name, err)
-		}
-		d, _ := s.Get(testPath)
-		if d.Text != st.want {
-			t.Fatalf("%s: text = %q, want %q", st.name, d.Text, st.want)
-		}
-		checkDoc(t, s, testPath, st.want)
-	}
-}
-
-func TestStoreChanges(t *testing.T) {
+// TestStoreChangesGolden runs the didChange cases of testdata/store, one a
+// file: the document opens with "text quoted" in "encoding", then every
+// other section, in file order, is one didChange, named for what it does.
+// A change is a line "line:character-line:character" or "all" (the whole
+// document), a space and its text; the step's last line is "want" and the
+// whole text after it. Texts are Go string literals, as in
+// testdata/position.
+func TestStoreChangesGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name    string
-		enc     Encoding
-		initial string
-		steps   []step
-	}{
-		{"typing and deleting", UTF16, "func main() {\n}\n", []step{
-			{"insert a line", []Change{{rng(1, 0, 1, 0), "\tprintln()\n"}}, "func main() {\n\tprintln()\n}\n"},
-			{"type inside it", []Change{{rng(1, 9, 1, 9), `"hi"`}}, "func main() {\n\tprintln(\"hi\")\n}\n"},
-			{"delete a word", []Change{{rng(0, 5, 0, 9), ""}}, "func () {\n\tprintln(\"hi\")\n}\n"},
-			{"join two lines", []Change{{rng(0, 9, 1, 1), " "}}, "func () { println(\"hi\")\n}\n"},
-			{"split a line", []Change{{rng(0, 9, 0, 10), "\n\t"}}, "func () {\n\tprintln(\"hi\")\n}\n"},
-			{"delete everything", []Change{{rng(0, 0, 3, 0), ""}}, ""},
-			{"type into nothing", []Change{{rng(0, 0, 0, 0), "x"}}, "x"},
-		}},
-		{"insert at 0:0 is not a replace", UTF16, "abc\n", []step{
-			{"insert", []Change{{rng(0, 0, 0, 0), "// head\n"}}, "// head\nabc\n"},
-		}},
-		{"whole document replace", UTF16, "abc\n", []step{
-			{"replace", []Change{{nil, "new\ntext"}}, "new\ntext"},
-			{"then edit it", []Change{{rng(1, 0, 1, 4), "TEXT"}}, "new\nTEXT"},
-		}},
-		{"replace inside a batch", UTF16, "abc\n", []step{
-			{"edit, replace, edit", []Change{{rng(0, 0, 0, 1), "X"}, {nil, "one\ntwo\n"}, {rng(1, 0, 1, 3), "2"}}, "one\n2\n"},
-		}},
-		{"later ranges refer to the text after earlier ones", UTF16, "aaa\nbbb\nccc\n", []step{
-			// Top-down: the second range is in the text the first left.
-			{"top down", []Change{{rng(0, 0, 0, 0), "x\ny\n"}, {rng(2, 0, 2, 3), "A"}, {rng(4, 3, 4, 3), "!"}}, "x\ny\nA\nbbb\nccc!\n"},
-			// Bottom-up, as editors send a multi-range edit.
-			{"bottom up", []Change{{rng(4, 0, 4, 1), "C"}, {rng(3, 1, 3, 2), "B"}, {rng(0, 0, 1, 1), ""}}, "\nA\nbBb\nCcc!\n"},
-			{"same line bottom up", []Change{{rng(2, 2, 2, 3), "_"}, {rng(2, 0, 2, 1), "_"}}, "\nA\n_B_\nCcc!\n"},
-			{"overlapping", []Change{{rng(2, 0, 2, 3), "xyz"}, {rng(2, 1, 3, 1), "-"}}, "\nA\nx-cc!\n"},
-		}},
-		{"insertions at one point", UTF8, "ab", []step{
-			{"bottom up at one offset", []Change{{rng(0, 1, 0, 1), "2"}, {rng(0, 1, 0, 1), "1"}}, "a12b"},
-			{"adjacent ranges", []Change{{rng(0, 2, 0, 3), "X"}, {rng(0, 1, 0, 2), "Y"}}, "aYXb"},
-		}},
-		{"line endings made and broken", UTF16, "a\rb", []step{
-			{"cr becomes crlf", []Change{{rng(1, 0, 1, 0), "\n"}}, "a\r\nb"},
-			{"crlf split", []Change{{rng(0, 1, 0, 1), "x"}}, "ax\r\nb"},
-			{"lf before a lone cr", []Change{{rng(1, 0, 1, 0), "\r"}}, "ax\r\n\rb"},
-			{"delete the lf of crlf by range over the ending", []Change{{rng(0, 2, 1, 0), "\r"}}, "ax\r\rb"},
-			{"bottom up across endings", []Change{{rng(2, 0, 2, 0), "\n"}, {rng(1, 0, 1, 0), "\n"}}, "ax\r\n\r\nb"},
-		}},
-		{"emoji and cjk in utf-16", UTF16, "a😀b日c\n", []step{
-			{"after the emoji", []Change{{rng(0, 3, 0, 3), "|"}}, "a😀|b日c\n"},
-			{"replace the emoji", []Change{{rng(0, 1, 0, 3), "🎉🎉"}}, "a🎉🎉|b日c\n"},
-			{"inside a pair rounds down", []Change{{rng(0, 2, 0, 2), "^"}}, "a^🎉🎉|b日c\n"},
-			{"after cjk", []Change{{rng(0, 9, 0, 10), "C"}}, "a^🎉🎉|b日C\n"},
-			{"bottom up around both", []Change{{rng(0, 8, 0, 9), "本"}, {rng(0, 2, 0, 4), ""}}, "a^🎉|b本C\n"},
-		}},
-		{"emoji and cjk in utf-8", UTF8, "a😀b日c\n", []step{
-			{"after the emoji", []Change{{rng(0, 5, 0, 5), "|"}}, "a😀|b日c\n"},
-			{"replace cjk", []Change{{rng(0, 7, 0, 10), "本"}}, "a😀|b本c\n"},
-			{"inside the emoji rounds down", []Change{{rng(0, 3, 0, 3), "^"}}, "a^😀|b本c\n"},
-		}},
-		// The first change completes a sequence the text had cut short, so
-		// the bytes before it no longer count as they did.
-		{"a change completes a character, utf-16", UTF16, "\xe6\x97x", []step{
-			{"bottom up", []Change{{rng(0, 2, 0, 2), "\xa5"}, {rng(0, 1, 0, 1), "!"}}, "日!x"},
-		}},
-		{"a change completes a character, utf-8", UTF8, "\xe6\x97x", []step{
-			{"bottom up", []Change{{rng(0, 2, 0, 2), "\xa5"}, {rng(0, 1, 0, 1), "!"}}, "!日x"},
-		}},
-		{"emoji in utf-32", UTF32, "😀😀\n", []step{
-			{"between", []Change{{rng(0, 1, 0, 1), "-"}}, "😀-😀\n"},
-		}},
-		{"clamped ranges", UTF16, "ab\ncd", []step{
-			{"past line end", []Change{{rng(0, 10, 0, 20), "!"}}, "ab!\ncd"},
-			{"past the last line", []Change{{rng(9, 0, 9, 0), "\nend"}}, "ab!\ncd\nend"},
-			{"bottom up past a line end", []Change{{rng(1, 99, 1, 99), "?"}, {rng(0, 99, 0, 99), "?"}}, "ab!?\ncd?\nend"},
-		}},
-		{"empty batch", UTF16, "x", []step{
-			{"nothing", nil, "x"},
-		}},
+	golden.Run(t, "testdata/store", 14, func(t *testing.T, g *golden.File) {
+		s := NewStore()
+		s.SetEncoding(mustEncoding(t, g))
+		s.Open(testPath, "file:///w/a.go", 0, quotedSection(t, g, "text quoted"))
+		var version int32
+		for _, name := range g.Names() {
+			if name == "encoding" || name == "text quoted" {
+				continue
+			}
+			version++
+			changes, want := parseStep(t, name, g.Must(t, name))
+			if err := s.Change(testPath, version, changes); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			d, _ := s.Get(testPath)
+			if *golden.Update {
+				want = d.Text
+				g.Set(name, fmtStep(changes, want))
+			} else if d.Text != want {
+				t.Fatalf("%s: text = %q, want %q", name, d.Text, want)
+			}
+			checkDoc(t, s, testPath, want)
+		}
+		if *golden.Update {
+			g.Write(t)
+		}
+	})
+}
+
+// parseStep reads one step of a testdata/store file.
+func parseStep(t *testing.T, name, sec string) (changes []Change, want string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(sec, "\n"), "\n")
+	for i, line := range lines {
+		head, lit, _ := strings.Cut(line, " ")
+		text, err := strconv.Unquote(lit)
+		if err != nil {
+			t.Fatalf("step %q line %d: %v", name, i+1, err)
+		}
+		switch {
+		case head == "want" && i == len(lines)-1:
+			return changes, text
+		case head == "all":
+			changes = append(changes, Change{nil, text})
+		default:
+			a, b, _ := strings.Cut(head, "-")
+			changes = append(changes, Change{&Range{mustPosition(t, a), mustPosition(t, b)}, text})
+		}
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			runSteps(t, c.enc, c.initial, c.steps)
-		})
+	t.Fatalf("step %q does not end in a want line", name)
+	return nil, ""
+}
+
+func fmtStep(changes []Change, want string) string {
+	var b strings.Builder
+	for _, c := range changes {
+		if c.Range == nil {
+			fmt.Fprintf(&b, "all %s\n", strconv.Quote(c.Text))
+			continue
+		}
+		fmt.Fprintf(&b, "%s-%s %s\n", fmtPosition(c.Range.Start), fmtPosition(c.Range.End), strconv.Quote(c.Text))
 	}
+	return b.String() + "want " + strconv.Quote(want) + "\n"
 }
 
 func TestStoreVersionsSkip(t *testing.T) {
