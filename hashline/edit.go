@@ -287,6 +287,19 @@ func (g *gate) provenance(prog *program, snap *Snapshot) error {
 		e.Message = fmt.Sprintf("line(s) %s were never shown to you; their content is below and now counts as shown: check that your ops fit it, then send the same call again", span)
 		return e
 	}
+	// A line no read shows in full (docs/contract.md §5.3) is never shown:
+	// asking for a read of it would only loop.
+	var blind []int
+	for _, l := range unseen {
+		if !showable(g.live.Line(l)) {
+			blind = append(blind, l)
+		}
+	}
+	if len(blind) > 0 {
+		e.Message = fmt.Sprintf("line(s) %s were never shown to you, and no read can show line(s) %s in full (over %d characters, or not valid UTF-8), so no edit can anchor there: anchor on other lines, or rewrite the file with hashline_write",
+			span, formatRanges(blind), MaxLineChars)
+		return e
+	}
 	lo, hi := unseen[0], unseen[len(unseen)-1]
 	e.Message = fmt.Sprintf("line(s) %s were never shown to you (%s; at most %d are revealed here, rows clipped at %d characters, so none counts as shown): read them with offset %d and limit %d, then retry",
 		span, lineCount(len(unseen)), MaxRevealLines, MaxRevealChars, lo, hi-lo+1)

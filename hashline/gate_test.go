@@ -105,7 +105,15 @@ func TestProvenanceGate(t *testing.T) {
 			content: func(tx *hashline.Text) string {
 				return hashline.Header("f.txt", tx.Tag()) + "\n2:" + long(512, "y") + " … [line 2 clipped: 512 of 16385 characters shown]\n"
 			},
-			msg: "line(s) 2 were never shown to you (1 line; at most 40 are revealed here, rows clipped at 512 characters, so none counts as shown): read them with offset 2 and limit 1, then retry"},
+			msg: "line(s) 2 were never shown to you, and no read can show line(s) 2 in full (over 16384 characters, or not valid UTF-8), so no edit can anchor there: anchor on other lines, or rewrite the file with hashline_write"},
+		// Nor is a line that is not UTF-8: no read would show it, so
+		// none is asked for.
+		{name: "a line that is not UTF-8 is unseen", raw: "a\nb\xffc\nd\n", readFirst: 1, readLimit: 3,
+			ops: "PUT 1.=2:\n+x", unseen: []int{2}, merged: false,
+			content: func(tx *hashline.Text) string {
+				return hashline.Header("f.txt", tx.Tag()) + "\n2:b\ufffdc … [line 2 is not valid UTF-8: shown with U+FFFD, so it cannot be edited by line]\n"
+			},
+			msg: "line(s) 2 were never shown to you, and no read can show line(s) 2 in full (over 16384 characters, or not valid UTF-8), so no edit can anchor there: anchor on other lines, or rewrite the file with hashline_write"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
