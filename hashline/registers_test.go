@@ -275,7 +275,7 @@ func TestRegisterFileLRU(t *testing.T) {
 // Start-End, then the quoted lines it inserts, if any. A refused one holds
 // error: the code, then the exact message where the case pins one. With
 // stale, the text another writer then left (docs/contract.md §10.2's proviso
-// and §9.2's sequencing rule): the same ops under the old tag, and under a
+// and docs/contract.md §9.2's sequencing rule): the same ops under the old tag, and under a
 // tag the session never saw, fail the same way, never as a tag mismatch and
 // never retriable, and the session records nothing. then ops and then error
 // are a second call in the same session and how it fails: a failed call, or
