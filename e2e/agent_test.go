@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -649,7 +650,51 @@ func readmeBlock(t *testing.T, heading, lang string) string {
 // and connects the MCP Go SDK's client, named name, to it within ctx.
 func connectMCP(ctx context.Context, name, bin, tmpdir string, stderr io.Writer, args ...string) (*sdk.ClientSession, error) {
 	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmpdir}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmpdir, "GOTRACEBACK=all"}
 	cmd.Stderr = stderr
-	return sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	t := &startedCommand{CommandTransport: sdk.CommandTransport{Command: cmd}, started: make(chan *os.Process, 1)}
+	stop := quitBefore(ctx, t.started)
+	defer stop()
+	return sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, t, nil)
+}
+
+// startedCommand is a CommandTransport that hands on its process once it
+// runs.
+type startedCommand struct {
+	sdk.CommandTransport
+	started chan *os.Process
+}
+
+func (t *startedCommand) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.CommandTransport.Connect(ctx)
+	if err == nil {
+		t.started <- t.Command.Process
+	}
+	return c, err
+}
+
+// quitBefore has the server print every goroutine on its stderr (SIGQUIT)
+// when the handshake is not done a few seconds before ctx ends: the client
+// would otherwise close its stdin, and the server leave as if all were well,
+// so a hang would not say where it hangs. stop disarms it.
+func quitBefore(ctx context.Context, started <-chan *os.Process) (stop func()) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		var p *os.Process
+		select {
+		case p = <-started:
+		case <-done:
+			return
+		}
+		select {
+		case <-done:
+		case <-time.After(time.Until(deadline) - 3*time.Second):
+			p.Signal(syscall.SIGQUIT)
+		}
+	}()
+	return func() { close(done) }
 }
