@@ -41,7 +41,7 @@ func pos(line, char uint32) Position { return Position{Line: line, Character: ch
 func TestLineIndexGolden(t *testing.T) {
 	t.Parallel()
 	golden.Run(t, "testdata/position", 73, func(t *testing.T, g *golden.File) {
-		text := quotedSection(t, g, "text quoted")
+		text := g.Quoted(t, "text quoted")
 		x := NewLineIndex(text)
 		var call, got, want string
 		if in, ok := g.Section("position"); ok {
@@ -70,16 +70,6 @@ func TestLineIndexGolden(t *testing.T) {
 			t.Errorf("%s = %s, want %s", call, got, strings.TrimSuffix(w, "\n"))
 		}
 	})
-}
-
-// quotedSection reads the named section: one line, a Go string literal.
-func quotedSection(t *testing.T, g *golden.File, name string) string {
-	t.Helper()
-	s, err := strconv.Unquote(strings.TrimSuffix(g.Must(t, name), "\n"))
-	if err != nil {
-		t.Fatalf("%s: section %q is not one Go string literal: %v", g.Path, name, err)
-	}
-	return s
 }
 
 // mustEncoding reads the section "encoding": utf-16, utf-8 or utf-32.

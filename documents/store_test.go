@@ -110,7 +110,7 @@ func TestStoreChangesGolden(t *testing.T) {
 	golden.Run(t, "testdata/store", 14, func(t *testing.T, g *golden.File) {
 		s := NewStore()
 		s.SetEncoding(mustEncoding(t, g))
-		s.Open(testPath, "file:///w/a.go", 0, quotedSection(t, g, "text quoted"))
+		s.Open(testPath, "file:///w/a.go", 0, g.Quoted(t, "text quoted"))
 		var version int32
 		for _, name := range g.Names() {
 			if name == "encoding" || name == "text quoted" {

@@ -85,12 +85,8 @@ func caseText(t *testing.T, g *golden.File, name string) (string, bool) {
 	if s, ok := g.Section(name + " crlf"); ok {
 		return strings.ReplaceAll(s, "\n", "\r\n"), true
 	}
-	if s, ok := g.Section(name + " quoted"); ok {
-		q, err := strconv.Unquote(strings.TrimSuffix(s, "\n"))
-		if err != nil {
-			t.Fatalf("%s: section %q: %v", g.Path, name+" quoted", err)
-		}
-		return q, true
+	if _, ok := g.Section(name + " quoted"); ok {
+		return g.Quoted(t, name+" quoted"), true
 	}
 	return g.Section(name)
 }
@@ -103,12 +99,6 @@ func mustCaseText(t *testing.T, g *golden.File, name string) string {
 		t.Fatalf("%s has no %q section", g.Path, name)
 	}
 	return s
-}
-
-// caseOps is the ops section of a plan case without its last newline.
-func caseOps(t *testing.T, g *golden.File) string {
-	t.Helper()
-	return strings.TrimSuffix(g.Must(t, "ops"), "\n")
 }
 
 // wantCaseError checks err against an error section: the code on the first
@@ -167,7 +157,7 @@ func gotCaseError(t *testing.T, err error, want string) (string, *hashline.Error
 // "raw quoted" or "new quoted" is a Go string literal.
 func TestApplyGolden(t *testing.T) {
 	golden.Run(t, "testdata/apply", 69, func(t *testing.T, g *golden.File) {
-		raw, ops := mustCaseText(t, g, "raw"), caseOps(t, g)
+		raw, ops := mustCaseText(t, g, "raw"), g.Value(t, "ops")
 		path := "f.txt"
 		if s, ok := g.Section("path"); ok {
 			path = strings.TrimSuffix(s, "\n")

@@ -205,7 +205,7 @@ func TestParsePatchProblems(t *testing.T) {
 		if line > 0 && !strings.HasPrefix(p.Message, fmt.Sprintf("patch line %d: ", line)) {
 			t.Errorf("message %q does not name patch line %d", p.Message, line)
 		}
-		for _, w := range strings.Split(strings.TrimSuffix(g.Must(t, "want"), "\n"), "\n") {
+		for _, w := range strings.Split(g.Value(t, "want"), "\n") {
 			if !strings.Contains(p.Message, w) {
 				t.Errorf("message %q lacks %q", p.Message, w)
 			}

@@ -27,10 +27,10 @@ func TestRecoveryGolden(t *testing.T) {
 // what the plan did.
 func runRecoverGolden(t *testing.T, dir string, atLeast int) {
 	golden.Run(t, dir, atLeast, func(t *testing.T, g *golden.File) {
-		f := readFixture(t, strings.TrimSuffix(g.Must(t, "path"), "\n"), g.Must(t, "read"))
+		f := readFixture(t, g.Value(t, "path"), g.Must(t, "read"))
 		old := f.live.Tag()
 		f.change(g.Must(t, "now"))
-		p, err := f.s.Plan(f.req(string(old), strings.TrimSuffix(g.Must(t, "ops"), "\n")), f.live)
+		p, err := f.s.Plan(f.req(string(old), g.Value(t, "ops")), f.live)
 		reason, refused := g.Section("reason")
 		switch {
 		case *golden.Update && refused:

@@ -282,7 +282,7 @@ func TestRegisterFileLRU(t *testing.T) {
 // a plan never committed, keeps no capture. Text sections follow caseText.
 func TestRegistersGolden(t *testing.T) {
 	golden.Run(t, "testdata/registers", 23, func(t *testing.T, g *golden.File) {
-		ops := caseOps(t, g)
+		ops := g.Value(t, "ops")
 		f := readFixture(t, "f.txt", mustCaseText(t, g, "raw"))
 		before := snapshotsOf(f)
 		p, err := f.plan(ops)

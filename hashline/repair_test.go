@@ -64,9 +64,9 @@ func TestRepairRetention(t *testing.T) {
 // row.
 func repairFixture(t *testing.T, g *golden.File) (f *editFixture, ops string) {
 	t.Helper()
-	f = readFixture(t, strings.TrimSuffix(g.Must(t, "path"), "\n"), g.Must(t, "src"))
+	f = readFixture(t, g.Value(t, "path"), g.Must(t, "src"))
 	f.blocks = blocks.New()
-	return f, strings.TrimSuffix(g.Must(t, "ops"), "\n")
+	return f, g.Value(t, "ops")
 }
 
 // runRepairGolden runs the repair cases of dir, a golden file each. Past
@@ -154,7 +154,7 @@ func TestRepairTieRejected(t *testing.T) {
 			g.Set("message", he.Message+"\n")
 			g.Set("lines", strings.Join(got, " ")+"\n")
 			g.Write(t)
-		} else if msg, want := strings.TrimSuffix(g.Must(t, "message"), "\n"), strings.Fields(g.Must(t, "lines")); he.Message != msg || !reflect.DeepEqual(got, want) {
+		} else if msg, want := g.Value(t, "message"), strings.Fields(g.Must(t, "lines")); he.Message != msg || !reflect.DeepEqual(got, want) {
 			t.Fatalf("message %q lines %v\nwant    %q lines %v", he.Message, got, msg, want)
 		}
 		if he.Code.Retriable() {

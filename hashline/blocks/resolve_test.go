@@ -99,16 +99,10 @@ func parseCase(l string) (c resolveCase, err error) {
 	return c, nil
 }
 
-// value is the text of the one-line section name, without its LF.
-func value(t *testing.T, g *golden.File, name string) string {
-	t.Helper()
-	return strings.TrimSuffix(g.Must(t, name), "\n")
-}
-
 // boolSection is the one-line section name, true or false.
 func boolSection(t *testing.T, g *golden.File, name string) bool {
 	t.Helper()
-	b, err := strconv.ParseBool(value(t, g, name))
+	b, err := strconv.ParseBool(g.Value(t, name))
 	if err != nil {
 		t.Fatalf("%s, section %s: %v", g.Path, name, err)
 	}
@@ -132,7 +126,7 @@ func resolveCases(t *testing.T, dir string, atLeast int, source func(t *testing.
 	r := New()
 	golden.Run(t, filepath.Join("testdata", "resolve", dir), atLeast, func(t *testing.T, g *golden.File) {
 		path, text := source(t, g)
-		for _, l := range strings.Split(strings.TrimSuffix(g.Must(t, "want"), "\n"), "\n") {
+		for _, l := range strings.Split(g.Value(t, "want"), "\n") {
 			c, err := parseCase(l)
 			if err != nil {
 				t.Fatalf("%s: %v", g.Path, err)
@@ -154,7 +148,7 @@ func resolveCases(t *testing.T, dir string, atLeast int, source func(t *testing.
 // line as resolveCase says, and its comment the rule they pin.
 func TestContract(t *testing.T) {
 	resolveCases(t, "contract", 40, func(t *testing.T, g *golden.File) (string, string) {
-		fixture := value(t, g, "fixture")
+		fixture := g.Value(t, "fixture")
 		raw, err := readFixture(fixture)
 		if err != nil {
 			t.Fatal(err)
@@ -178,7 +172,7 @@ func readFixture(name string) ([]byte, error) {
 // that has none.
 func TestLanguage(t *testing.T) {
 	g := golden.Read(t, filepath.Join("testdata", "resolve", "language", "paths.txt"))
-	rows := strings.Split(strings.TrimSuffix(g.Must(t, "want"), "\n"), "\n")
+	rows := strings.Split(g.Value(t, "want"), "\n")
 	if len(rows) < 47 {
 		t.Fatalf("%d paths, want at least 47", len(rows))
 	}
@@ -249,7 +243,7 @@ func TestSizeLimit(t *testing.T) {
 func TestParses(t *testing.T) {
 	r := New()
 	golden.Run(t, filepath.Join("testdata", "resolve", "parses"), 19, func(t *testing.T, g *golden.File) {
-		path, text, want := value(t, g, "path"), caseText(t, g), boolSection(t, g, "clean")
+		path, text, want := g.Value(t, "path"), caseText(t, g), boolSection(t, g, "clean")
 		clean, supported := r.Parses(path, text)
 		if clean != want || !supported {
 			t.Errorf("Parses(%s, %q) = %v, %v, want %v, true", path, text, clean, supported, want)
@@ -347,7 +341,7 @@ func TestEditedFixtures(t *testing.T) {
 // line as resolveCase says.
 func TestDocCommentEdges(t *testing.T) {
 	resolveCases(t, "edges", 11, func(t *testing.T, g *golden.File) (string, string) {
-		return value(t, g, "path"), caseText(t, g)
+		return g.Value(t, "path"), caseText(t, g)
 	})
 }
 
@@ -357,8 +351,8 @@ func TestDocCommentEdges(t *testing.T) {
 // text (want), each a line.
 func TestClip(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "resolve", "clip"), 5, func(t *testing.T, g *golden.File) {
-		in, want := value(t, g, "in"), value(t, g, "want")
-		n, err := strconv.Atoi(value(t, g, "n"))
+		in, want := g.Value(t, "in"), g.Value(t, "want")
+		n, err := strconv.Atoi(g.Value(t, "n"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,6 +80,25 @@ func (f *File) Must(t testing.TB, name string) string {
 	s, ok := f.text[name]
 	if !ok {
 		t.Fatalf("%s has no %q section", f.Path, name)
+	}
+	return s
+}
+
+// Value is the named section without its last newline, failing t when
+// there is none: a one-line value, or a text that must not end in one.
+func (f *File) Value(t testing.TB, name string) string {
+	t.Helper()
+	return strings.TrimSuffix(f.Must(t, name), "\n")
+}
+
+// Quoted is the named section read as one Go string literal, for a text
+// whose bytes a section cannot hold as they are (CR, invalid UTF-8, no
+// final newline); it fails t when there is no such section or literal.
+func (f *File) Quoted(t testing.TB, name string) string {
+	t.Helper()
+	s, err := strconv.Unquote(f.Value(t, name))
+	if err != nil {
+		t.Fatalf("%s: section %q is not one Go string literal: %v", f.Path, name, err)
 	}
 	return s
 }
