@@ -245,3 +245,49 @@ func TestDeriveChecksTheEdits(t *testing.T) {
 		}
 	}
 }
+
+// A fresh large text is hashed on another processor while its lines are
+// found, as if it were clean; whatever the scan then finds, the digest must
+// be the one hashing after the scan gives, and a byte that makes the text
+// unclean anywhere (a blank before an LF, a CR, first, middle or last) must
+// not leave the speculative digest in place.
+func TestHashAheadMatchesSerial(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 3*largeText; i++ {
+		fmt.Fprintf(&b, "\tline %d of a text hashed ahead\n", i)
+	}
+	clean := b.String()
+	at := func(i int) int { return strings.IndexByte(clean[i:], '\n') + i }
+	variants := map[string]string{
+		"clean":                       clean,
+		"no last LF":                  strings.TrimSuffix(clean, "\n"),
+		"BOM":                         bom + clean,
+		"just over the least":         clean[:strings.IndexByte(clean[aheadMin:], '\n')+aheadMin+1],
+		"just under the least":        clean[:strings.LastIndexByte(clean[:aheadMin], '\n')+1],
+		"blank first":                 " " + clean[:at(0)] + " " + clean[at(0):],
+		"tab in the middle":           clean[:at(len(clean)/2)] + "\t" + clean[at(len(clean)/2):],
+		"blank last":                  strings.TrimSuffix(clean, "\n") + " \n",
+		"CR first":                    strings.Replace(clean, "\n", "\r\n", 1),
+		"CR in the middle":            clean[:at(len(clean)/2)] + "\r" + clean[at(len(clean)/2):],
+		"lone CR last":                strings.TrimSuffix(clean, "\n") + "\r",
+		"invalid UTF-8 in the middle": clean[:len(clean)/2] + "\xff" + clean[len(clean)/2:],
+	}
+	for name, raw := range variants {
+		t.Run(name, func(t *testing.T) {
+			serial := NewLazyText(raw)
+			serial.x()
+			want := serial.Digest()
+			if got := NewText(raw).Digest(); got != want {
+				t.Fatalf("NewText's digest differs from the one hashed after the scan")
+			}
+			fresh := NewLazyText(raw)
+			v := RenderWindowAs(AnchorTag, "f.go", fresh, 1, MaxIRLines)
+			if fresh.Digest() != want || !strings.HasPrefix(v.Content, "[f.go#"+string(modelTag(raw))+"]") {
+				t.Fatalf("the fresh render's digest or header is not the text's: %.40q", v.Content)
+			}
+			if serial.Tag() != modelTag(raw) {
+				t.Fatalf("tag %s, want %s", serial.Tag(), modelTag(raw))
+			}
+		})
+	}
+}

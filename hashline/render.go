@@ -65,8 +65,9 @@ func RenderWindowAs(anchors Anchors, display string, t *Text, first, limit int) 
 // renderFresh is RenderWindowAs from line 1 of a text not indexed yet,
 // without CR: one scan finds each line for its row, for the index and for
 // whether the text is clean, and the header, which needs the digest
-// (hashed in one call when the text is clean), is written last, in the room
-// left for it.
+// (hashed in one call when the text is clean, on another processor while
+// the rows are written when it is large), is written last, in the room left
+// for it.
 func renderFresh(display string, t *Text, limit int) (View, bool) {
 	raw := t.raw
 	body := 0
@@ -77,6 +78,7 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 	if strings.IndexByte(rest, '\r') >= 0 {
 		return View{}, false
 	}
+	hashed := t.hashAhead()
 	final := len(rest) > 0 && rest[len(rest)-1] == '\n'
 	n := strings.Count(rest, "\n")
 	if len(rest) > 0 && !final {
@@ -112,7 +114,9 @@ func renderFresh(display string, t *Text, limit int) (View, bool) {
 	}
 	x.starts[n], x.clean = int32(len(raw)), !dirty
 	t.index.CompareAndSwap(nil, x)
-	if !utf8.ValidString(raw[body:x.at(last)]) {
+	// A body found valid makes a valid window; otherwise the window is
+	// checked here.
+	if !hashed(!dirty) && !utf8.ValidString(raw[body:x.at(last)]) {
 		// Rare: rendered again, row by row, from the index made here.
 		return View{}, false
 	}

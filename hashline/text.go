@@ -3,8 +3,10 @@ package hashline
 import (
 	"crypto/sha256"
 	"encoding"
+	"runtime"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -209,6 +211,97 @@ func (t *Text) hashNormalized() *hashState {
 	return st
 }
 
+// aheadMin is the smallest body hashed while another processor finds its
+// lines: below it, waking that processor and waiting for it cost more than
+// the overlap saves.
+const aheadMin = 64 << 10
+
+// aheadable is whether t's body, from body on, is worth hashing beside
+// another pass over it.
+func (t *Text) aheadable(body int) bool {
+	return len(t.raw)-body >= aheadMin && t.digest.Load() == nil && runtime.GOMAXPROCS(0) > 1
+}
+
+// hashBeside hashes t's body as a clean text's while another processor
+// finds its lines, and so whether it is clean: the two passes over a fresh
+// text then take the time of the longer one, the hash, which stays on this
+// processor so that waking the other one costs nothing on the way. It
+// installs the digest and reports true when t is clean; otherwise the
+// hashing stops as soon as the lines are found, since its result would be
+// wrong. It does nothing, and reports false, for a small or hashed text or
+// with one processor.
+func (t *Text) hashBeside() bool {
+	body := bodyStart(t.raw)
+	if !t.aheadable(body) {
+		return false
+	}
+	var stop atomic.Bool
+	found := make(chan bool, 1)
+	go func() {
+		clean := t.x().clean
+		stop.Store(!clean)
+		found <- clean
+	}()
+	from := t.from.Load()
+	st := hashCleanUnless(&stop, t.raw[body:], from, t.same-body)
+	if !<-found {
+		return false
+	}
+	t.install(st, from)
+	return true
+}
+
+// hashAhead is hashBeside the other way round, for a caller about to find
+// t's lines itself while writing its rows, a longer pass than the hash: the
+// other processor hashes t's body as a clean text's and checks that it is
+// valid UTF-8, which the rows must know. wait installs the digest when t is
+// clean, otherwise stops the hashing, and reports whether the body was found
+// valid UTF-8 (false when that was not checked, and for a small or hashed
+// text or with one processor, where hashAhead does nothing).
+func (t *Text) hashAhead() (wait func(clean bool) (valid bool)) {
+	body := bodyStart(t.raw)
+	if !t.aheadable(body) {
+		return func(bool) bool { return false }
+	}
+	from := t.from.Load()
+	var stop atomic.Bool
+	var valid bool
+	done := make(chan *hashState, 1)
+	go func() {
+		st := hashCleanUnless(&stop, t.raw[body:], from, t.same-body)
+		if !stop.Load() {
+			valid = utf8.ValidString(t.raw[body:])
+		}
+		done <- st
+	}()
+	return func(clean bool) bool {
+		if !clean {
+			stop.Store(true)
+		}
+		st := <-done
+		if !clean {
+			return false
+		}
+		t.install(st, from)
+		return valid
+	}
+}
+
+// install gives t st, the digest of its body hashed from from's marks.
+func (t *Text) install(st *hashState, from *Text) {
+	st.tag = tagOf(st.d)
+	t.from.CompareAndSwap(from, nil)
+	t.digest.CompareAndSwap(nil, st)
+}
+
+// bodyStart is where raw's body begins: after its BOM, if any.
+func bodyStart(raw string) int {
+	if strings.HasPrefix(raw, bom) {
+		return len(bom)
+	}
+	return 0
+}
+
 // markEvery is how far apart the marks of a text of size bytes are: a
 // hundred at the most, none below 64 KiB.
 func markEvery(size int) int { return max(largeText, size/100) }
@@ -217,6 +310,12 @@ func markEvery(size int) int { return max(largeText, size/100) }
 // was made of and shares its first same bytes, at from's last mark within
 // them.
 func hashClean(body string, from *Text, same int) *hashState {
+	return hashCleanUnless(nil, body, from, same)
+}
+
+// hashCleanUnless is hashClean, given up between two marks once stop is
+// set (stop may be nil).
+func hashCleanUnless(stop *atomic.Bool, body string, from *Text, same int) *hashState {
 	st := &hashState{}
 	if len(body) < largeText {
 		st.d = sha256.Sum256(bytesOf(body))
@@ -240,6 +339,9 @@ func hashClean(body string, from *Text, same int) *hashState {
 			break
 		}
 		h.Write(bytesOf(body[pos:next]))
+		if stop != nil && stop.Load() {
+			return st
+		}
 		state, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
 		st.marks, pos = append(st.marks, hashMark{next, state}), next
 	}
@@ -311,6 +413,9 @@ func (t *Text) Tag() Tag {
 func (t *Text) Digest() Digest {
 	if st := t.digest.Load(); st != nil {
 		return st.d
+	}
+	if t.index.Load() == nil && t.hashBeside() {
+		return t.digest.Load().d
 	}
 	st := t.hashNormalized()
 	st.tag = tagOf(st.d)

@@ -7,7 +7,8 @@
 # reports x-UNIT, the median of its time over the floor's, UNIT-ns/op beside
 # it: that ratio is its figure, and its target is held to it. Its ratio to
 # its package's baseline, the unit of the figures before, is printed after
-# it for continuity. A benchmark that reports latencies (p50-ms beside the
+# it for continuity, and its CPU time over the floor's (cpu-x-UNIT, on
+# every thread) where it is reported. A benchmark that reports latencies (p50-ms beside the
 # pipe client's pipe-p50-ms, measured in the same run) is stated beside that
 # baseline instead. A benchmark that reports ratios of its own (metrics
 # ending in -x, each measured against its baseline in the same loop, such as
@@ -113,6 +114,9 @@ END {
 			ratio = med(key, xm)
 			line = line sprintf("\n      %6.2fx %s, in the same loop (%.0f ns)", ratio, (u in floor) ? floor[u] : u, med(key, u "-ns/op"))
 			if (name in target) line = line held(ratio, target[name], "x")
+			if ((key, "cpu-" xm) in nval) {
+				line = line sprintf("\n      %6.2fx in CPU time, on all threads, over the floor's", med(key, "cpu-" xm))
+			}
 			if (base in runs && med(base, "ns/op") > 0) {
 				line = line sprintf("\n      %6.2fx %s, as before", avg / med(base, "ns/op"), bname)
 			}

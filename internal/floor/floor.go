@@ -30,28 +30,39 @@ func SHA256(texts ...string) func() {
 // enough, and reports for op alone: ns/op (the median), B/op and allocs/op
 // (floor's own allocations taken out), and x-unit, the median over the
 // iterations of op's time divided by floor's, with unit-ns/op, floor's
-// median time, beside it.
+// median time, beside it. Where the process's CPU time can be read it also
+// reports cpu-x-unit, the same ratio of the CPU time both used on all
+// threads, so that work moved to another processor still shows.
 func Measure(b *testing.B, unit string, floor, op func()) {
 	b.Helper()
 	floorAllocs, floorBytes := allocs(floor)
 	var ops, floors []time.Duration
-	var ratios []float64
+	var ratios, cpuRatios []float64
+	_, cpu := processCPU()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for b.Loop() {
+		c0, _ := processCPU()
 		t0 := time.Now()
 		floor()
 		t1 := time.Now()
-		op()
+		c1, _ := processCPU()
 		t2 := time.Now()
-		ops, floors = append(ops, t2.Sub(t1)), append(floors, t1.Sub(t0))
-		ratios = append(ratios, float64(t2.Sub(t1))/float64(max(t1.Sub(t0), 1)))
+		op()
+		t3 := time.Now()
+		c2, _ := processCPU()
+		ops, floors = append(ops, t3.Sub(t2)), append(floors, t1.Sub(t0))
+		ratios = append(ratios, float64(t3.Sub(t2))/float64(max(t1.Sub(t0), 1)))
+		cpuRatios = append(cpuRatios, float64(c2-c1)/float64(max(c1-c0, 1)))
 	}
 	runtime.ReadMemStats(&after)
 	n := float64(len(ops))
 	b.ReportMetric(float64(median(ops)), "ns/op")
 	b.ReportMetric(float64(median(floors)), unit+"-ns/op")
 	b.ReportMetric(median(ratios), "x-"+unit)
+	if cpu {
+		b.ReportMetric(median(cpuRatios), "cpu-x-"+unit)
+	}
 	b.ReportMetric(max(float64(after.Mallocs-before.Mallocs)/n-floorAllocs, 0), "allocs/op")
 	b.ReportMetric(max(float64(after.TotalAlloc-before.TotalAlloc)/n-floorBytes, 0), "B/op")
 }
