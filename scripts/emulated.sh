@@ -32,3 +32,17 @@ e2e_clients() {
   done
   return $rc
 }
+
+# show_failures prints the first lines of what each failed test of a go
+# test -v log said (go test prints them as they come, under "=== RUN",
+# "=== NAME" or "=== CONT" of the test), so that a failure reaches the
+# output that CI keeps and not only the log.
+show_failures() {
+  awk '
+    FNR == NR { if ($0 ~ /^[[:space:]]*--- FAIL: /) { n = $0; sub(/^[[:space:]]*--- FAIL: /, "", n); sub(/ .*/, "", n); failed[n] = 1 } next }
+    /^=== (RUN|NAME|CONT|PAUSE)/ { cur = $3; left = 0; next }
+    /^[[:space:]]*--- / { cur = ""; left = 0; next }
+    cur in failed && !(cur in told) && /^[[:space:]]+[^[:space:]]+_test\.go:[0-9]+: / { told[cur] = 1; shown++; left = 15; print "  | " cur ":" }
+    left > 0 && shown <= 6 { print "  | " $0; left-- }
+  ' "$1" "$1"
+}

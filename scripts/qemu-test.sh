@@ -46,17 +46,51 @@ if [ ${#pkgs[@]} -eq 0 ]; then
 fi
 
 log=$work/test.log
+packages=$work/packages.log
 rc=0
 CGO_ENABLED=1 GOARCH=arm64 CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ \
   go test -exec qemu-aarch64 -trimpath -tags netgo,osusergo -buildmode=pie \
   -ldflags='-linkmode=external -extldflags=-static-pie' \
-  -count=1 -timeout 20m -v "${pkgs[@]}" >"$log" 2>&1 || rc=$?
+  -count=1 -timeout 20m -v "${pkgs[@]}" >"$packages" 2>&1 || rc=$?
+cp "$packages" "$log"
+# A Go program under qemu-user can hang at random in the runtime, not in
+# its own code (golang/go#70329 and #36981, both open; the dump of the last
+# such hang here showed the first garbage collection stopping the world for
+# ever). So an e2e test that fails here is run once more, and said to be:
+# its first run stays in the log, with the goroutine dump a hung MCP
+# handshake prints, and it passes only if its second run does. Nothing else
+# runs twice: the package tests above, and every e2e test in make test
+# (natively, with -race) and under Wine, count their first run.
+retried=()
+counted=("$packages")
 if [ $# -eq 0 ]; then
-  e2e_clients "$log" TestNeovimPlugin "${mcp_clients[@]}" 'TestTyping.*' || rc=$?
+  e2e=$work/e2e.log
+  : >"$e2e"
+  if e2e_clients "$e2e" TestNeovimPlugin "${mcp_clients[@]}" 'TestTyping.*'; then
+    counted+=("$e2e")
+  else
+    mapfile -t retried < <(sed -n 's/^--- FAIL: \(Test[A-Za-z0-9_]*\) .*/\1/p' "$e2e" | sort -u)
+    echo "qemu-test: e2e's first run under qemu-user failed: ${retried[*]:-no test named}"
+    show_failures "$e2e"
+    again=$work/e2e-again.log
+    : >"$again"
+    if [ ${#retried[@]} -eq 0 ] || ! e2e_clients "$again" "${retried[@]}"; then rc=1; fi
+    # The first run counts for the tests that passed in it, the second
+    # for the ones run again.
+    first=$work/e2e-passed.log
+    grep -vE '^[[:space:]]*--- FAIL|^FAIL' "$e2e" >"$first" || true
+    counted+=("$first" "$again")
+    { echo "qemu-test: the first run of e2e, whose failed tests ran again below:"; cat "$e2e"; echo "qemu-test: e2e's failed tests, run again:"; } >>"$log"
+    e2e=$again
+  fi
+  cat "$e2e" >>"$log"
 fi
-grep -E '^(ok|FAIL|panic)|--- FAIL' "$log" || true
-pass=$(grep -c '^\s*--- PASS' "$log" || true)
-skipped=$(grep -c '^\s*--- SKIP' "$log" || true)
-fail=$(grep -c '^\s*--- FAIL' "$log" || true)
+grep -hE '^(ok|FAIL|panic)|--- FAIL' "${counted[@]}" || true
+pass=$(cat "${counted[@]}" | grep -c '^\s*--- PASS' || true)
+skipped=$(cat "${counted[@]}" | grep -c '^\s*--- SKIP' || true)
+fail=$(cat "${counted[@]}" | grep -c '^\s*--- FAIL' || true)
 echo "qemu-test: $pass passed, $skipped skipped by the tests, $fail failed (subtests included), in $(( $(date +%s) - began )) s; all of it in $log"
-[ "$rc" = 0 ] && [ "$fail" = 0 ] || { echo "qemu-test: failed (exit $rc)" >&2; exit 1; }
+if [ ${#retried[@]} -gt 0 ] && [ "$fail" = 0 ] && [ "$rc" = 0 ]; then
+  echo "qemu-test: ${retried[*]} failed on the first run under qemu-user and passed on the second (both runs are in the log)"
+fi
+[ "$rc" = 0 ] && [ "$fail" = 0 ] || { for f in "${counted[@]}"; do show_failures "$f"; done; echo "qemu-test: failed (exit $rc)" >&2; exit 1; }
