@@ -53,6 +53,11 @@ func Measure(b *testing.B, unit string, floor, op func()) {
 		c2, _ := processCPU()
 		ops, floors = append(ops, t3.Sub(t2)), append(floors, t1.Sub(t0))
 		ratios = append(ratios, float64(t3.Sub(t2))/float64(max(t1.Sub(t0), 1)))
+		if c1 <= c0 {
+			// The clock did not move across a floor: it is not telling
+			// (it stands still under -cpuprofile here).
+			cpu = false
+		}
 		cpuRatios = append(cpuRatios, float64(c2-c1)/float64(max(c1-c0, 1)))
 	}
 	runtime.ReadMemStats(&after)
