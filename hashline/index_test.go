@@ -272,6 +272,19 @@ func TestHashAheadMatchesSerial(t *testing.T) {
 		"lone CR last":                strings.TrimSuffix(clean, "\n") + "\r",
 		"invalid UTF-8 in the middle": clean[:len(clean)/2] + "\xff" + clean[len(clean)/2:],
 	}
+	// And at random: a size either side of the least, and one byte that
+	// makes the text unclean, or none, anywhere.
+	r := rand.New(rand.NewPCG(43, 47))
+	for i := range 40 {
+		end := aheadMin - 2048 + r.IntN(len(clean)-aheadMin)
+		raw := clean[:end+strings.IndexByte(clean[end:], '\n')+1]
+		if k := r.IntN(4); k > 0 {
+			from := r.IntN(len(raw))
+			at := from + strings.IndexByte(raw[from:], '\n')
+			raw = raw[:at] + []string{"", " ", "\t", "\r"}[k] + raw[at:]
+		}
+		variants[fmt.Sprintf("random %d", i)] = raw
+	}
 	for name, raw := range variants {
 		t.Run(name, func(t *testing.T) {
 			serial := NewLazyText(raw)
