@@ -8,9 +8,9 @@
 # it: that ratio is its figure, and its target is held to it. Its ratio to
 # its package's baseline, the unit of the figures before, is printed after
 # it for continuity, and its CPU time over the floor's (cpu-x-UNIT, on
-# every thread) where it is reported. A benchmark that reports latencies (p50-ms beside the
-# pipe client's pipe-p50-ms, measured in the same run) is stated beside that
-# baseline instead. A benchmark that reports ratios of its own (metrics
+# every thread) where it is reported. A benchmark that reports latencies
+# (p50-ms beside the pipe client's pipe-p50-ms, measured in the same run) is
+# stated beside that baseline instead. A benchmark that reports ratios of its own (metrics
 # ending in -x, each measured against its baseline in the same loop, such as
 # outline/parse-x) is stated by them, each against its target. Exits 1 when
 # a benchmark misses its target.
