@@ -55,73 +55,11 @@ func RenderWindowAs(anchors Anchors, display string, t *Text, first, limit int) 
 	// One check of the window spares one per row: the rows are split at
 	// ASCII bytes, so they are valid UTF-8 exactly when the window is.
 	valid := last < first || utf8.ValidString(t.raw[x.at(first-1):x.at(last)])
-	w := newRows(appendHeader(make([]byte, 0, size), display, t.Tag()), first, last, valid, anchors, x.hasCR)
+	w := newRows(appendHeader(make([]byte, 0, size), display, t.Tag()), first, valid, anchors, x.hasCR)
 	for n := first; n <= last; n++ {
 		w.add(n, t.raw, x.at(n-1), x.at(n), x.contentEnd(t.raw, n-1))
 	}
-	return w.done()
-}
-
-// renderFresh is RenderWindowAs from line 1 of a text not indexed yet,
-// without CR: one scan finds each line for its row, for the index and for
-// whether the text is clean, and the header, which needs the digest
-// (hashed in one call when the text is clean, on another processor while
-// the rows are written when it is large), is written last, in the room left
-// for it.
-func renderFresh(display string, t *Text, limit int) (View, bool) {
-	raw := t.raw
-	body := 0
-	if strings.HasPrefix(raw, bom) {
-		body = len(bom)
-	}
-	rest := raw[body:]
-	if strings.IndexByte(rest, '\r') >= 0 {
-		return View{}, false
-	}
-	hashed := t.hashAhead()
-	final := len(rest) > 0 && rest[len(rest)-1] == '\n'
-	n := strings.Count(rest, "\n")
-	if len(rest) > 0 && !final {
-		n++
-	}
-	last := min(n, limit)
-	head := len(display) + 8
-	// The rows of a window that ends before the text does take about its
-	// share of the bytes; the buffer grows if they take more.
-	window := len(rest)
-	if last < n {
-		window = len(rest)/n*last + len(rest)/n*last/8
-	}
-	// Rows are written as if the window were valid UTF-8, and checked once
-	// it is known where the window ends.
-	w := newRows(make([]byte, head, head+window+last*(digits(last)+1)+1), 1, last, true, AnchorTag, false)
-	x := &lines{starts: make([]int32, n+1), eol: "\n", bom: body > 0, final: final}
-	dirty := false
-	pos := body
-	for k := range n {
-		x.starts[k] = int32(pos)
-		i := strings.IndexByte(raw[pos:], '\n')
-		if i < 0 {
-			i = len(raw) - pos
-		}
-		ce := pos + i
-		dirty = dirty || i > 0 && isBlank(raw[ce-1])
-		e := min(ce+1, len(raw))
-		if k < last {
-			w.add(k+1, raw, pos, e, ce)
-		}
-		pos = e
-	}
-	x.starts[n], x.clean = int32(len(raw)), !dirty
-	t.index.CompareAndSwap(nil, x)
-	// A body found valid makes a valid window; otherwise the window is
-	// checked here.
-	if !hashed(!dirty) && !utf8.ValidString(raw[body:x.at(last)]) {
-		// Rare: rendered again, row by row, from the index made here.
-		return View{}, false
-	}
-	appendHeader(w.b[:0], display, t.Tag())
-	return w.done(), true
+	return view(w.b, first, last, w.clipped)
 }
 
 // rows writes the rows of one window. It lives on its writer's stack:
@@ -130,22 +68,18 @@ type rows struct {
 	b []byte
 	// num is the next row's number and a colon, counted up in place; the
 	// number is its first digits bytes.
-	num    [24]byte
-	digits int
-	v      View
+	num     [24]byte
+	digits  int
+	clipped []int
 	// valid says the window is valid UTF-8; plain, that a row whose line
 	// ends in LF is that line as it is: an LF text in tag style.
 	valid, plain bool
 	anchors      Anchors
-	runStart     int // the first row of the run of rows shown in full
 }
 
-func newRows(b []byte, first, last int, valid bool, anchors Anchors, hasCR bool) rows {
-	w := rows{
-		b:     b,
-		v:     View{First: first, Last: last, Seen: newLineSet()},
-		valid: valid, plain: valid && anchors == AnchorTag && !hasCR, anchors: anchors, runStart: first,
-	}
+// newRows writes rows from row first on after b.
+func newRows(b []byte, first int, valid bool, anchors Anchors, hasCR bool) rows {
+	w := rows{b: b, valid: valid, plain: valid && anchors == AnchorTag && !hasCR, anchors: anchors}
 	w.digits = len(strconv.AppendInt(w.num[:0], int64(first), 10))
 	w.num[w.digits] = ':'
 	return w
@@ -163,9 +97,7 @@ func (w *rows) add(n int, raw string, s, e, ce int) {
 	w.count()
 	var clipped bool
 	if w.b, clipped = appendRow(w.b, n, raw[s:ce], MaxLineChars, w.valid, w.anchors); clipped {
-		w.v.Clipped = append(w.v.Clipped, n)
-		w.v.Seen.AddRange(w.runStart, n-1)
-		w.runStart = n + 1
+		w.clipped = append(w.clipped, n)
 	}
 }
 
@@ -185,11 +117,17 @@ func (w *rows) count() {
 	w.num[w.digits] = ':'
 }
 
-// done is the view the rows make.
-func (w *rows) done() View {
-	w.v.Seen.AddRange(w.runStart, w.v.Last)
-	w.v.Content = stringOf(w.b)
-	return w.v
+// view is the View of rows first..last, written to b, of which those in
+// clipped fall short of their lines.
+func view(b []byte, first, last int, clipped []int) View {
+	v := View{Content: stringOf(b), Seen: newLineSet(), First: first, Last: last, Clipped: clipped}
+	run := first
+	for _, n := range clipped {
+		v.Seen.AddRange(run, n-1)
+		run = n + 1
+	}
+	v.Seen.AddRange(run, last)
+	return v
 }
 
 // RenderRows renders the given lines of t (ascending, 1-based) under its

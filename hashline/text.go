@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -249,42 +248,6 @@ func (t *Text) hashBeside() bool {
 	}
 	t.install(st, from)
 	return true
-}
-
-// hashAhead is hashBeside the other way round, for a caller about to find
-// t's lines itself while writing its rows, a longer pass than the hash: the
-// other processor hashes t's body as a clean text's and checks that it is
-// valid UTF-8, which the rows must know. wait installs the digest when t is
-// clean, otherwise stops the hashing, and reports whether the body was found
-// valid UTF-8 (false when that was not checked, and for a small or hashed
-// text or with one processor, where hashAhead does nothing).
-func (t *Text) hashAhead() (wait func(clean bool) (valid bool)) {
-	body := bodyStart(t.raw)
-	if !t.aheadable(body) {
-		return func(bool) bool { return false }
-	}
-	from := t.from.Load()
-	var stop atomic.Bool
-	var valid bool
-	done := make(chan *hashState, 1)
-	go func() {
-		st := hashCleanUnless(&stop, t.raw[body:], from, t.same-body)
-		if !stop.Load() {
-			valid = utf8.ValidString(t.raw[body:])
-		}
-		done <- st
-	}()
-	return func(clean bool) bool {
-		if !clean {
-			stop.Store(true)
-		}
-		st := <-done
-		if !clean {
-			return false
-		}
-		t.install(st, from)
-		return valid
-	}
 }
 
 // install gives t st, the digest of its body hashed from from's marks.
