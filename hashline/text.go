@@ -265,9 +265,14 @@ func bodyStart(raw string) int {
 	return 0
 }
 
-// markEvery is how far apart the marks of a text of size bytes are: a
-// hundred at the most, none below 64 KiB.
-func markEvery(size int) int { return max(largeText, size/100) }
+// markMin is the least distance between two marks: hashing it takes about
+// twenty times as long as taking a mark.
+const markMin = 4 << 10
+
+// markEvery is how far apart the marks of a text of size bytes are: 32 at
+// the most, none below twice markMin, so that an edit of a small file
+// resumes its digest too.
+func markEvery(size int) int { return max(markMin, size/32) }
 
 // hashClean hashes body, a clean text's: resumed, when from is the text it
 // was made of and shares its first same bytes, at from's last mark within
@@ -280,7 +285,7 @@ func hashClean(body string, from *Text, same int) *hashState {
 // set (stop may be nil).
 func hashCleanUnless(stop *atomic.Bool, body string, from *Text, same int) *hashState {
 	st := &hashState{}
-	if len(body) < largeText {
+	if len(body) < 2*markMin {
 		st.d = sha256.Sum256(bytesOf(body))
 		return st
 	}
