@@ -184,18 +184,25 @@ func TestPlanTakesTheDigestOfAnUnchangedText(t *testing.T) {
 	}
 }
 
-// The digest of a large text made by an edit, resumed from the marks of
-// the text it was made of, is the digest of its bytes, edit after edit,
-// wherever the edits fall, and when an edit leaves a blank at a line's end.
+// The digest of a text made by an edit, resumed from the marks of the text
+// it was made of, is the digest of its bytes, edit after edit, wherever the
+// edits fall, and when an edit leaves a blank at a line's end: on a large
+// text and on one just big enough for marks.
 func TestResumedDigestMatchesFresh(t *testing.T) {
+	for _, lines := range []int{12000, 2*markMin/40 + 60} {
+		t.Run(fmt.Sprint(lines), func(t *testing.T) { testResumedDigest(t, lines) })
+	}
+}
+
+func testResumedDigest(t *testing.T, lines int) {
 	r := rand.New(rand.NewPCG(37, 41))
 	var b strings.Builder
-	for i := range 12000 {
+	for i := range lines {
 		fmt.Fprintf(&b, "\tline %d of a text large enough for marks\n", i)
 	}
 	cur := NewText(b.String())
 	if len(cur.digest.Load().marks) == 0 {
-		t.Fatal("a large clean text has no marks")
+		t.Fatalf("a clean text of %d bytes has no marks", cur.Size())
 	}
 	resumed := 0
 	for step := range 40 {
