@@ -500,7 +500,8 @@ func shiftWord(off int) string {
 // touches a change.
 const forceWindow = 32
 
-// maxForceCells bounds the search of one window (two tables of int32).
+// maxForceCells bounds the search of one window: the cells of its table of
+// longest pairings.
 const maxForceCells = 1 << 20
 
 // forcedPairs reports, for each old line in rows, whether its pairing
@@ -512,7 +513,7 @@ const maxForceCells = 1 << 20
 // This is a line diff of its own, written here rather than asked of
 // go-diff: a diff returns one shortest script, and what every one of them
 // shares needs the lengths of all prefix and suffix pairings (f and g in
-// forcedIn), which only a table over the window gives. The window keeps
+// lcsRows), which only a table over the window gives. The window keeps
 // that table small.
 func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
 	out := make(map[int]bool, len(rows))
@@ -579,45 +580,74 @@ func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
 		return
 	}
 	a, b := m.oldID[lo:hi+1], m.newID[j0+1:j1]
-	r, c := len(a), len(b)
-	w := c + 2
-	// f[x][y]: longest common subsequence of a[:x] and b[:y];
-	// g[x][y]: of a[x-1:] and b[y-1:] (1-based x and y, so row and
-	// column r+1 and c+1 are the empty tails).
-	f := make([]int32, (r+2)*w)
-	g := make([]int32, (r+2)*w)
-	for x := 1; x <= r; x++ {
-		for y := 1; y <= c; y++ {
-			switch {
-			case a[x-1] == b[y-1]:
-				f[x*w+y] = f[(x-1)*w+y-1] + 1
-			default:
-				f[x*w+y] = max(f[(x-1)*w+y], f[x*w+y-1])
+	for k, row := range lcsRows(a, b, rows, lo) {
+		x, y := rows[k]-lo+1, m.at[rows[k]]-j0
+		split := func(yy int) int32 { return row.f[yy] + row.g[yy+1] }
+		paired := func(yy int) int32 { return row.f[yy-1] + 1 + row.g[yy+1] }
+		// A longest pairing either pairs old line x with a copy of it at
+		// some column yy or leaves it unpaired, splitting b after yy: the
+		// longest of those is the window's longest.
+		var best int32
+		for yy := 0; yy <= len(b); yy++ {
+			best = max(best, split(yy))
+			if yy >= 1 && b[yy-1] == a[x-1] {
+				best = max(best, paired(yy))
 			}
 		}
-	}
-	for x := r; x >= 1; x-- {
-		for y := c; y >= 1; y-- {
-			switch {
-			case a[x-1] == b[y-1]:
-				g[x*w+y] = g[(x+1)*w+y+1] + 1
-			default:
-				g[x*w+y] = max(g[(x+1)*w+y], g[x*w+y+1])
-			}
-		}
-	}
-	best := f[r*w+c]
-	for _, i := range rows {
-		x, y := i-lo+1, m.at[i]-j0
-		ok := f[(x-1)*w+y-1]+1+g[(x+1)*w+y+1] == best
-		for yy := 0; ok && yy <= c; yy++ {
+		ok := paired(y) == best
+		for yy := 0; ok && yy <= len(b); yy++ {
 			// Unpaired, with the rest split after column yy; or paired
 			// with another copy at yy.
-			if f[(x-1)*w+yy]+g[(x+1)*w+yy+1] == best ||
-				yy >= 1 && yy != y && b[yy-1] == a[x-1] && f[(x-1)*w+yy-1]+1+g[(x+1)*w+yy+1] == best {
+			if split(yy) == best || yy >= 1 && yy != y && b[yy-1] == a[x-1] && paired(yy) == best {
 				ok = false
 			}
 		}
-		out[i] = ok
+		out[rows[k]] = ok
 	}
+}
+
+// lcsRow is what forcedIn needs of one old line x of a window a against b:
+// f[yy], the longest pairing of the lines above x with b[:yy], and g[yy],
+// of the lines below it with b[yy-1:] (1-based, so g[len(b)+1] is the
+// empty tail).
+type lcsRow struct{ f, g []int32 }
+
+// lcsRows is the lcsRow of each of rows, ascending old lines of which a's
+// first is line lo. It fills the table of longest pairings a row at a
+// time, down to the last of rows and up to the first, keeping only the
+// rows asked for: a line's pairings need nothing else of it.
+func lcsRows(a, b []int32, rows []int, lo int) []lcsRow {
+	c := len(b)
+	out := make([]lcsRow, len(rows))
+	f, next := make([]int32, c+1), make([]int32, c+1)
+	x := 0 // f holds the pairings of a[:x]
+	for k, i := range rows {
+		for ; x < i-lo; x++ {
+			for y := 1; y <= c; y++ {
+				if a[x] == b[y-1] {
+					next[y] = f[y-1] + 1
+				} else {
+					next[y] = max(f[y], next[y-1])
+				}
+			}
+			f, next = next, f
+		}
+		out[k].f = slices.Clone(f)
+	}
+	g, next := make([]int32, c+2), make([]int32, c+2)
+	x = len(a) + 1 // g holds the pairings of a[x-1:]
+	for k := len(rows) - 1; k >= 0; k-- {
+		for ; x > rows[k]-lo+2; x-- {
+			for y := c; y >= 1; y-- {
+				if a[x-2] == b[y-1] {
+					next[y] = g[y+1] + 1
+				} else {
+					next[y] = max(g[y], next[y+1])
+				}
+			}
+			g, next = next, g
+		}
+		out[k].g = slices.Clone(g)
+	}
+	return out
 }

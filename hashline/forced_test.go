@@ -1,0 +1,131 @@
+package hashline
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// forcedPairs fills the table of longest pairings a row at a time, keeping
+// only the rows it asks about. It must decide each row as the whole table
+// does (forcedByTable, the two full tables of prefix and suffix pairings),
+// on texts of few distinct lines, where longest pairings are many.
+func TestForcedPairsMatchesFullTables(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 59))
+	line := func() string { return []string{"a", "b", "c", "}", "", "\treturn"}[r.IntN(6)] }
+	decided, forced := 0, 0
+	for seed := range 3000 {
+		var old []string
+		for range 1 + r.IntN(120) {
+			old = append(old, line())
+		}
+		new := slices.Clone(old)
+		for range 1 + r.IntN(6) {
+			switch at := r.IntN(len(new) + 1); r.IntN(3) {
+			case 0:
+				new = slices.Insert(new, at, line())
+			case 1:
+				if at < len(new) {
+					new = slices.Delete(new, at, at+1)
+				}
+			default:
+				if at < len(new) {
+					new[at] = line()
+				}
+			}
+		}
+		m, ok := diffLines(NewText(strings.Join(old, "\n")+"\n"), NewText(strings.Join(new, "\n")+"\n"))
+		if !ok {
+			continue
+		}
+		rows := map[int]bool{}
+		for i := 1; i < len(m.at); i++ {
+			if m.at[i] != 0 && r.IntN(4) == 0 {
+				rows[i] = true
+			}
+		}
+		got, want := m.forcedPairs(rows), m.forcedByTables(rows)
+		for i := range rows {
+			if got[i] != want[i] {
+				t.Fatalf("seed %d: old line %d forced %v, the full tables say %v\nold %q\nnew %q", seed, i, got[i], want[i], old, new)
+			}
+			decided++
+			if got[i] {
+				forced++
+			}
+		}
+	}
+	if forced == 0 || forced == decided {
+		t.Fatalf("%d of %d rows forced: the cases do not tell the two apart", forced, decided)
+	}
+}
+
+// forcedByTables is forcedPairs as it was, with the two full tables of
+// prefix and suffix pairings over each window.
+func (m *lineMap) forcedByTables(rows map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	sorted := slices.Sorted(maps.Keys(rows))
+	for k := 0; k < len(sorted); {
+		e := k + 1
+		for e < len(sorted) && sorted[e]-sorted[e-1] <= 2*forceWindow && sorted[e]-sorted[k] <= 8*forceWindow {
+			e++
+		}
+		m.forcedByTable(sorted[k]-forceWindow, sorted[e-1]+forceWindow, sorted[k:e], out)
+		k = e
+	}
+	return out
+}
+
+func (m *lineMap) forcedByTable(lo, hi int, rows []int, out map[int]bool) {
+	nOld, nNew := len(m.at)-1, len(m.rev)-1
+	lo, hi = max(1, lo), min(nOld, hi)
+	j0, j1 := 0, nNew+1
+	for p := lo - 1; p >= 1; p-- {
+		if m.at[p] != 0 {
+			j0 = m.at[p]
+			break
+		}
+	}
+	for q := hi + 1; q <= nOld; q++ {
+		if m.at[q] != 0 {
+			j1 = m.at[q]
+			break
+		}
+	}
+	a, b := m.oldID[lo:hi+1], m.newID[j0+1:j1]
+	r, c := len(a), len(b)
+	w := c + 2
+	f, g := make([]int32, (r+2)*w), make([]int32, (r+2)*w)
+	for x := 1; x <= r; x++ {
+		for y := 1; y <= c; y++ {
+			if a[x-1] == b[y-1] {
+				f[x*w+y] = f[(x-1)*w+y-1] + 1
+			} else {
+				f[x*w+y] = max(f[(x-1)*w+y], f[x*w+y-1])
+			}
+		}
+	}
+	for x := r; x >= 1; x-- {
+		for y := c; y >= 1; y-- {
+			if a[x-1] == b[y-1] {
+				g[x*w+y] = g[(x+1)*w+y+1] + 1
+			} else {
+				g[x*w+y] = max(g[(x+1)*w+y], g[x*w+y+1])
+			}
+		}
+	}
+	best := f[r*w+c]
+	for _, i := range rows {
+		x, y := i-lo+1, m.at[i]-j0
+		ok := f[(x-1)*w+y-1]+1+g[(x+1)*w+y+1] == best
+		for yy := 0; ok && yy <= c; yy++ {
+			if f[(x-1)*w+yy]+g[(x+1)*w+yy+1] == best ||
+				yy >= 1 && yy != y && b[yy-1] == a[x-1] && f[(x-1)*w+yy-1]+1+g[(x+1)*w+yy+1] == best {
+				ok = false
+			}
+		}
+		out[i] = ok
+	}
+}
