@@ -74,6 +74,11 @@ const maxDiffSteps = 1 << 24
 // out: the common subsequences of what is left are exactly those of the
 // whole, and after scattered edits what is left is mostly one run. It
 // reports false when there are more lines than runes for go-diff to take.
+//
+// The common head and tail are kept before anything is left out: every
+// line of them is on both sides, so they would be the head and tail of
+// what is left too, which both diffs keep first; only the lines between
+// are looked at again.
 func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 	inA, inB := make([]bool, ids), make([]bool, ids)
 	for _, x := range a {
@@ -82,9 +87,28 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 	for _, x := range b {
 		inB[x] = true
 	}
-	a2, ai := onlyShared(a, inB)
-	b2, bj := onlyShared(b, inA)
+	head := commonHead(a, b)
+	tail := commonTail(a[head:], b[head:])
+	a2, ai := onlyShared(a[head:len(a)-tail], inB, head)
+	b2, bj := onlyShared(b[head:len(b)-tail], inA, head)
+	// The head is kept before the first run of what is left, and the tail
+	// after the last, once a diff has succeeded: a failed one keeps nothing.
+	started := false
+	start := func() {
+		if !started && head > 0 {
+			kept(0, 0, head)
+		}
+		started = true
+	}
+	end := func() bool {
+		start()
+		if tail > 0 {
+			kept(len(a)-tail, len(b)-tail, tail)
+		}
+		return true
+	}
 	back := func(i, j, n int) {
+		start()
 		// Back on the whole, a run breaks where a line left out fell.
 		for k := 0; k < n; {
 			e := k + 1
@@ -96,7 +120,7 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 		}
 	}
 	if myers(a2, b2, maxDiffSteps, back) {
-		return true
+		return end()
 	}
 	if lineRune(ids) > utf8.MaxRune {
 		return false
@@ -109,16 +133,16 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 		rb[j] = lineRune(int(x))
 	}
 	diffRuns(ra, rb, back)
-	return true
+	return end()
 }
 
 // onlyShared returns the lines of a that the other side has, and where
-// each was in a.
-func onlyShared(a []int32, other []bool) ([]int32, []int32) {
+// each was in a, which starts at line from of its side.
+func onlyShared(a []int32, other []bool, from int) ([]int32, []int32) {
 	kept, at := make([]int32, 0, len(a)), make([]int32, 0, len(a))
 	for i, x := range a {
 		if other[x] {
-			kept, at = append(kept, x), append(at, int32(i))
+			kept, at = append(kept, x), append(at, int32(from+i))
 		}
 	}
 	return kept, at

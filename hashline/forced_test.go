@@ -129,3 +129,92 @@ func (m *lineMap) forcedByTable(lo, hi int, rows []int, out map[int]bool) {
 		out[i] = ok
 	}
 }
+
+// sharedRuns keeps the common head and tail before it leaves out the lines
+// one side lacks, as GNU diff does, where it used to leave them out of the
+// whole (sharedRunsWhole). Where a run of equal lines meets a change, the
+// two may keep different lines, so each must keep a common subsequence as
+// long as the other's, the head and the tail among it.
+func TestSharedRunsKeepsTheEnds(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 67))
+	differ := 0
+	for seed := range 5000 {
+		ids := 1 + r.IntN(8)
+		a := make([]int32, r.IntN(80))
+		for i := range a {
+			a[i] = int32(r.IntN(ids))
+		}
+		b := slices.Clone(a)
+		for range r.IntN(5) {
+			switch at := r.IntN(len(b) + 1); r.IntN(3) {
+			case 0:
+				b = slices.Insert(b, at, int32(r.IntN(ids+2)))
+			case 1:
+				if at < len(b) {
+					b = slices.Delete(b, at, at+1)
+				}
+			default:
+				if at < len(b) {
+					b[at] = int32(r.IntN(ids + 2))
+				}
+			}
+		}
+		pairs := func(diff func(a, b []int32, ids int, kept func(i, j, n int)) bool) (at []int, n int) {
+			at = make([]int, len(a))
+			li, lj := -1, -1
+			if !diff(a, b, ids+2, func(i, j, k int) {
+				for x := range k {
+					if i+x <= li || j+x <= lj || a[i+x] != b[j+x] {
+						t.Fatalf("seed %d: kept a[%d] with b[%d], after a[%d] with b[%d]", seed, i+x, j+x, li, lj)
+					}
+					at[i+x], li, lj = j+x+1, i+x, j+x
+				}
+				n += k
+			}) {
+				t.Fatalf("seed %d: the diff gave up", seed)
+			}
+			return at, n
+		}
+		got, n := pairs(sharedRuns)
+		want, m := pairs(sharedRunsWhole)
+		if n != m {
+			t.Fatalf("seed %d: %v and %v: %d lines kept, want %d", seed, a, b, n, m)
+		}
+		head := commonHead(a, b)
+		tail := commonTail(a[head:], b[head:])
+		for i := range a {
+			j := -1 // a common end's own partner
+			if i < head {
+				j = i
+			} else if i >= len(a)-tail {
+				j = i + len(b) - len(a)
+			}
+			if j >= 0 && got[i] != j+1 {
+				t.Fatalf("seed %d: %v and %v: line %d of the common ends is kept with %d", seed, a, b, i, got[i]-1)
+			}
+		}
+		if !slices.Equal(got, want) {
+			differ++
+		}
+	}
+	t.Logf("the two kept different lines in %d of 5000 cases", differ)
+}
+
+// sharedRunsWhole is sharedRuns as it was: the lines one side lacks left
+// out of the whole of each side.
+func sharedRunsWhole(a, b []int32, ids int, kept func(i, j, n int)) bool {
+	inA, inB := make([]bool, ids), make([]bool, ids)
+	for _, x := range a {
+		inA[x] = true
+	}
+	for _, x := range b {
+		inB[x] = true
+	}
+	a2, ai := onlyShared(a, inB, 0)
+	b2, bj := onlyShared(b, inA, 0)
+	return myers(a2, b2, maxDiffSteps, func(i, j, n int) {
+		for k := range n {
+			kept(int(ai[i+k]), int(bj[j+k]), 1)
+		}
+	})
+}
