@@ -42,7 +42,7 @@ func TestForcedPairsMatchesFullTables(t *testing.T) {
 		}
 		rows := map[int]bool{}
 		for i := 1; i < len(m.at); i++ {
-			if m.at[i] != 0 && r.IntN(4) == 0 {
+			if int(m.at[i]) != 0 && r.IntN(4) == 0 {
 				rows[i] = true
 			}
 		}
@@ -83,14 +83,14 @@ func (m *lineMap) forcedByTable(lo, hi int, rows []int, out map[int]bool) {
 	lo, hi = max(1, lo), min(nOld, hi)
 	j0, j1 := 0, nNew+1
 	for p := lo - 1; p >= 1; p-- {
-		if m.at[p] != 0 {
-			j0 = m.at[p]
+		if int(m.at[p]) != 0 {
+			j0 = int(m.at[p])
 			break
 		}
 	}
 	for q := hi + 1; q <= nOld; q++ {
-		if m.at[q] != 0 {
-			j1 = m.at[q]
+		if int(m.at[q]) != 0 {
+			j1 = int(m.at[q])
 			break
 		}
 	}
@@ -118,7 +118,7 @@ func (m *lineMap) forcedByTable(lo, hi int, rows []int, out map[int]bool) {
 	}
 	best := f[r*w+c]
 	for _, i := range rows {
-		x, y := i-lo+1, m.at[i]-j0
+		x, y := i-lo+1, int(m.at[i])-j0
 		ok := f[(x-1)*w+y-1]+1+g[(x+1)*w+y+1] == best
 		for yy := 0; ok && yy <= c; yy++ {
 			if f[(x-1)*w+yy]+g[(x+1)*w+yy+1] == best ||

@@ -13,16 +13,16 @@ func LineHunks(old, new *Text) ([]Hunk, bool) {
 	n, k := old.Len(), new.Len()
 	i, j := 1, 1
 	for i <= n || j <= k {
-		if i <= n && j <= k && m.at[i] == j {
+		if i <= n && j <= k && int(m.at[i]) == j {
 			i, j = i+1, j+1
 			continue
 		}
 		h := Hunk{Start: i - 1}
-		for i <= n && m.at[i] == 0 {
+		for i <= n && int(m.at[i]) == 0 {
 			i++
 		}
 		h.End = i - 1
-		for j <= k && m.rev[j] == 0 {
+		for j <= k && int(m.rev[j]) == 0 {
 			h.Lines = append(h.Lines, new.Line(j))
 			j++
 		}
@@ -53,7 +53,7 @@ func ShowsEdit(old *Text, hunks []Hunk, got *Text) bool {
 		if h.End > h.Start {
 			gone := false
 			for l := h.Start + 1; l <= h.End; l++ {
-				if m.at[l] == 0 {
+				if int(m.at[l]) == 0 {
 					gone = true
 					break
 				}
@@ -66,18 +66,18 @@ func ShowsEdit(old *Text, hunks []Hunk, got *Text) bool {
 		// Between the old lines around the gap, as they sit in got.
 		lo, hi := 0, got.Len()+1
 		if h.Start >= 1 {
-			if lo = m.at[h.Start]; lo == 0 {
+			if lo = int(m.at[h.Start]); lo == 0 {
 				continue // the neighbour itself changed: nothing to go by
 			}
 		}
 		if h.Start+1 <= old.Len() {
-			if hi = m.at[h.Start+1]; hi == 0 {
+			if hi = int(m.at[h.Start+1]); hi == 0 {
 				continue
 			}
 		}
 		fresh := false
 		for j := lo + 1; j < hi; j++ {
-			if m.rev[j] == 0 {
+			if int(m.rev[j]) == 0 {
 				fresh = true
 				break
 			}

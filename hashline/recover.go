@@ -11,8 +11,8 @@ import (
 // lines; whether a pair is the right one among duplicates is what context
 // validation (docs/contract.md §13.1 step 7) and the slide check have to prove.
 type lineMap struct {
-	at  []int // indexed by old line; at[0] unused
-	rev []int // indexed by new line: the old line, or 0
+	at  []int32 // indexed by old line; at[0] unused
+	rev []int32 // indexed by new line: the old line, or 0
 	// oldID and newID name each line's text by a small number, equal
 	// numbers for equal text; index 0 is unused.
 	oldID, newID []int32
@@ -58,10 +58,10 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 			}
 		}
 	}
-	m := &lineMap{at: make([]int, len(oldID)), rev: make([]int, len(newID)), oldID: oldID, newID: newID}
+	m := &lineMap{at: make([]int32, len(oldID)), rev: make([]int32, len(newID)), oldID: oldID, newID: newID}
 	ok := sharedRuns(oldID[1:], newID[1:], len(ids.reps), func(i, j, n int) {
 		for k := 1; k <= n; k++ {
-			m.at[i+k], m.rev[j+k] = j+k, i+k
+			m.at[i+k], m.rev[j+k] = int32(j+k), int32(i+k)
 		}
 	})
 	if !ok {
@@ -138,10 +138,10 @@ func (m *lineMap) markSlides() {
 	for i := 1; i <= nOld+1; i++ {
 		j := nNew + 1
 		if i <= nOld {
-			if m.at[i] == 0 {
+			if int(m.at[i]) == 0 {
 				continue
 			}
-			j = m.at[i]
+			j = int(m.at[i])
 		}
 		if i-i0 > 1 || j-j0 > 1 {
 			del, ins := m.oldID[i0+1:i], m.newID[j0+1:j]
@@ -165,7 +165,7 @@ func (m *lineMap) walk(i, j, dir int, pool []int32) {
 	}
 	pool = slices.Clip(pool)
 	p := 0
-	for ; i >= 1 && i < len(m.at) && m.at[i] == j; i, j = i+dir, j+dir {
+	for ; i >= 1 && i < len(m.at) && int(m.at[i]) == j; i, j = i+dir, j+dir {
 		id := m.oldID[i]
 		for p < len(pool) && pool[p] != id {
 			p++
@@ -192,30 +192,30 @@ func (m *lineMap) where(a int) int {
 	if a < 1 || a >= len(m.at) {
 		return a
 	}
-	if m.at[a] != 0 {
-		return m.at[a]
+	if int(m.at[a]) != 0 {
+		return int(m.at[a])
 	}
 	lo, hi, at := 0, len(m.rev), a
 	q := a + 1
-	for q < len(m.at) && m.at[q] == 0 {
+	for q < len(m.at) && int(m.at[q]) == 0 {
 		q++
 	}
 	if q < len(m.at) {
-		hi, at = m.at[q], m.at[q]-(q-a)
+		hi, at = int(m.at[q]), int(m.at[q])-(q-a)
 	}
 	p := a - 1
-	for p >= 1 && m.at[p] == 0 {
+	for p >= 1 && int(m.at[p]) == 0 {
 		p--
 	}
 	if p >= 1 {
-		lo, at = m.at[p], m.at[p]+(a-p)
+		lo, at = int(m.at[p]), int(m.at[p])+(a-p)
 	}
 	return max(lo+1, min(at, hi-1))
 }
 
 // changedSince reports whether live line n is not an unchanged line of the
 // snapshot.
-func (m *lineMap) changedSince(n int) bool { return n >= len(m.rev) || m.rev[n] == 0 }
+func (m *lineMap) changedSince(n int) bool { return n >= len(m.rev) || int(m.rev[n]) == 0 }
 
 // recovery is branch C's attempt on one snapshot.
 type recovery struct {
@@ -370,7 +370,7 @@ func (r *recovery) anchorsHold(prog *program) bool {
 	first := true
 	for _, sp := range set.spans {
 		for l := sp.lo; l <= sp.hi; l++ {
-			to := r.lines.at[l]
+			to := int(r.lines.at[l])
 			if to == 0 {
 				r.why = fmt.Sprintf("line %d (%q) changed or was removed since your read", l, clip(r.old.Line(l), 60))
 				return false
@@ -393,7 +393,7 @@ func (r *recovery) anchorsHold(prog *program) bool {
 	check := map[int]bool{}
 	for _, sp := range set.spans {
 		for _, l := range []int{sp.lo - 1, sp.lo, sp.hi, sp.hi + 1} {
-			if l >= 1 && l <= r.old.Len() && r.lines.at[l] != 0 {
+			if l >= 1 && l <= r.old.Len() && int(r.lines.at[l]) != 0 {
 				check[l] = true
 			}
 		}
@@ -446,7 +446,7 @@ func (r *recovery) neighbourAt(l, off int) bool {
 	case l > r.old.Len():
 		return r.old.Len()+off == len(r.lines.rev)-1
 	}
-	return r.lines.at[l] == l+off && !r.lines.unsure[l] && r.forced[l]
+	return int(r.lines.at[l]) == l+off && !r.lines.unsure[l] && r.forced[l]
 }
 
 // unique reports whether the text of old lines lo..hi occurs exactly once
@@ -537,7 +537,7 @@ func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
 // on, one after the other.
 func (m *lineMap) diagonal(lo, hi, j0 int) bool {
 	for i := lo; i <= hi; i++ {
-		if m.at[i] != j0+1+i-lo {
+		if int(m.at[i]) != j0+1+i-lo {
 			return false
 		}
 	}
@@ -556,14 +556,14 @@ func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
 	lo, hi = max(1, lo), min(nOld, hi)
 	j0, j1 := 0, nNew+1
 	for p := lo - 1; p >= 1; p-- {
-		if m.at[p] != 0 {
-			j0 = m.at[p]
+		if int(m.at[p]) != 0 {
+			j0 = int(m.at[p])
 			break
 		}
 	}
 	for q := hi + 1; q <= nOld; q++ {
-		if m.at[q] != 0 {
-			j1 = m.at[q]
+		if int(m.at[q]) != 0 {
+			j1 = int(m.at[q])
 			break
 		}
 	}
@@ -581,7 +581,7 @@ func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
 	}
 	a, b := m.oldID[lo:hi+1], m.newID[j0+1:j1]
 	for k, row := range lcsRows(a, b, rows, lo) {
-		x, y := rows[k]-lo+1, m.at[rows[k]]-j0
+		x, y := rows[k]-lo+1, int(m.at[rows[k]])-j0
 		split := func(yy int) int32 { return row.f[yy] + row.g[yy+1] }
 		paired := func(yy int) int32 { return row.f[yy-1] + 1 + row.g[yy+1] }
 		// A longest pairing either pairs old line x with a copy of it at

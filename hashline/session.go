@@ -130,7 +130,7 @@ func authoredLines(intended, landed *Text) *LineSet {
 	seen := &LineSet{}
 	if m, ok := diffLines(intended, landed); ok {
 		for j := 1; j < len(m.rev); j++ {
-			if m.rev[j] != 0 {
+			if int(m.rev[j]) != 0 {
 				seen.Add(j)
 			}
 		}
