@@ -75,18 +75,13 @@ const maxDiffSteps = 1 << 24
 // whole, and after scattered edits what is left is mostly one run. It
 // reports false when there are more lines than runes for go-diff to take.
 //
-// The common head and tail are kept before anything is left out: every
-// line of them is on both sides, so they would be the head and tail of
-// what is left too, which both diffs keep first; only the lines between
-// are looked at again.
+// The common head and tail are kept first, as they are, and only the
+// lines between are diffed, as GNU diff does too: a shortest diff of those
+// is one of the whole. Where a run of equal lines meets a change it may
+// pair other copies than a diff of the whole would; recovery proves each
+// pairing it relies on, so it decides the same either way.
 func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
-	inA, inB := make([]bool, ids), make([]bool, ids)
-	for _, x := range a {
-		inA[x] = true
-	}
-	for _, x := range b {
-		inB[x] = true
-	}
+	inA, inB := present(a, ids), present(b, ids)
 	head := commonHead(a, b)
 	tail := commonTail(a[head:], b[head:])
 	a2, ai := onlyShared(a[head:len(a)-tail], inB, head)
@@ -134,6 +129,15 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 	}
 	diffRuns(ra, rb, back)
 	return end()
+}
+
+// present is, for each of ids line numbers, whether lines has it.
+func present(lines []int32, ids int) []bool {
+	in := make([]bool, ids)
+	for _, x := range lines {
+		in[x] = true
+	}
+	return in
 }
 
 // onlyShared returns the lines of a that the other side has, and where

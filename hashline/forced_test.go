@@ -1,7 +1,6 @@
 package hashline
 
 import (
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -65,35 +64,11 @@ func TestForcedPairsMatchesFullTables(t *testing.T) {
 // forcedByTables is forcedPairs as it was, with the two full tables of
 // prefix and suffix pairings over each window.
 func (m *lineMap) forcedByTables(rows map[int]bool) map[int]bool {
-	out := map[int]bool{}
-	sorted := slices.Sorted(maps.Keys(rows))
-	for k := 0; k < len(sorted); {
-		e := k + 1
-		for e < len(sorted) && sorted[e]-sorted[e-1] <= 2*forceWindow && sorted[e]-sorted[k] <= 8*forceWindow {
-			e++
-		}
-		m.forcedByTable(sorted[k]-forceWindow, sorted[e-1]+forceWindow, sorted[k:e], out)
-		k = e
-	}
-	return out
+	return inWindows(rows, m.forcedByTable)
 }
 
 func (m *lineMap) forcedByTable(lo, hi int, rows []int, out map[int]bool) {
-	nOld, nNew := len(m.at)-1, len(m.rev)-1
-	lo, hi = max(1, lo), min(nOld, hi)
-	j0, j1 := 0, nNew+1
-	for p := lo - 1; p >= 1; p-- {
-		if int(m.at[p]) != 0 {
-			j0 = int(m.at[p])
-			break
-		}
-	}
-	for q := hi + 1; q <= nOld; q++ {
-		if int(m.at[q]) != 0 {
-			j1 = int(m.at[q])
-			break
-		}
-	}
+	lo, hi, j0, j1 := m.window(lo, hi)
 	a, b := m.oldID[lo:hi+1], m.newID[j0+1:j1]
 	r, c := len(a), len(b)
 	w := c + 2
@@ -203,15 +178,8 @@ func TestSharedRunsKeepsTheEnds(t *testing.T) {
 // sharedRunsWhole is sharedRuns as it was: the lines one side lacks left
 // out of the whole of each side.
 func sharedRunsWhole(a, b []int32, ids int, kept func(i, j, n int)) bool {
-	inA, inB := make([]bool, ids), make([]bool, ids)
-	for _, x := range a {
-		inA[x] = true
-	}
-	for _, x := range b {
-		inB[x] = true
-	}
-	a2, ai := onlyShared(a, inB, 0)
-	b2, bj := onlyShared(b, inA, 0)
+	a2, ai := onlyShared(a, present(b, ids), 0)
+	b2, bj := onlyShared(b, present(a, ids), 0)
 	return myers(a2, b2, maxDiffSteps, func(i, j, n int) {
 		for k := range n {
 			kept(int(ai[i+k]), int(bj[j+k]), 1)

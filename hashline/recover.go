@@ -516,6 +516,12 @@ const maxForceCells = 1 << 20
 // lcsRows), which only a table over the window gives. The window keeps
 // that table small.
 func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
+	return inWindows(rows, m.forcedIn)
+}
+
+// inWindows has decide each of rows in a window of forceWindow lines
+// around it; rows close together share one.
+func inWindows(rows map[int]bool, decide func(lo, hi int, rows []int, out map[int]bool)) map[int]bool {
 	out := make(map[int]bool, len(rows))
 	sorted := make([]int, 0, len(rows))
 	for l := range rows {
@@ -527,7 +533,7 @@ func (m *lineMap) forcedPairs(rows map[int]bool) map[int]bool {
 		for e < len(sorted) && sorted[e]-sorted[e-1] <= 2*forceWindow && sorted[e]-sorted[k] <= 8*forceWindow {
 			e++
 		}
-		m.forcedIn(sorted[k]-forceWindow, sorted[e-1]+forceWindow, sorted[k:e], out)
+		decide(sorted[k]-forceWindow, sorted[e-1]+forceWindow, sorted[k:e], out)
 		k = e
 	}
 	return out
@@ -544,6 +550,28 @@ func (m *lineMap) diagonal(lo, hi, j0 int) bool {
 	return true
 }
 
+// window is old lines lo..hi within the text, and the new lines between
+// j0 and j1: the partners of the nearest paired old lines above and below
+// it (0 and one past the last line when there are none).
+func (m *lineMap) window(lo, hi int) (wlo, whi, j0, j1 int) {
+	nOld, nNew := len(m.at)-1, len(m.rev)-1
+	lo, hi = max(1, lo), min(nOld, hi)
+	j0, j1 = 0, nNew+1
+	for p := lo - 1; p >= 1; p-- {
+		if m.at[p] != 0 {
+			j0 = int(m.at[p])
+			break
+		}
+	}
+	for q := hi + 1; q <= nOld; q++ {
+		if m.at[q] != 0 {
+			j1 = int(m.at[q])
+			break
+		}
+	}
+	return lo, hi, j0, j1
+}
+
 // forcedIn decides the rows within old lines lo..hi. The window's corners
 // sit on the diff: its columns run from the last line paired above it to
 // the first paired below, and lines in between that neither side paired can
@@ -552,21 +580,7 @@ func (m *lineMap) diagonal(lo, hi, j0 int) bool {
 // right beside the anchors on both sides) proves nothing, so its rows are
 // not forced.
 func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
-	nOld, nNew := len(m.at)-1, len(m.rev)-1
-	lo, hi = max(1, lo), min(nOld, hi)
-	j0, j1 := 0, nNew+1
-	for p := lo - 1; p >= 1; p-- {
-		if int(m.at[p]) != 0 {
-			j0 = int(m.at[p])
-			break
-		}
-	}
-	for q := hi + 1; q <= nOld; q++ {
-		if int(m.at[q]) != 0 {
-			j1 = int(m.at[q])
-			break
-		}
-	}
+	lo, hi, j0, j1 := m.window(lo, hi)
 	if m.diagonal(lo, hi, j0) && hi-lo+1 == j1-j0-1 {
 		// The window is the same lines on both sides: their one longest
 		// common subsequence is all of them, each where it is.
