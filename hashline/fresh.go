@@ -17,6 +17,11 @@ const freshHelped = 128 << 10
 // the two processors of a large read finish together.
 const freshChunk = 16 << 10
 
+// freshIndexChunk is the size of a job past the window's rows, which only
+// finds lines: a window of a large text leaves most of it to such jobs, and
+// fewer of them keep the table of jobs small.
+const freshIndexChunk = 1 << 20
+
 // fresh is a read from line 1, in tag style, of a text without CR that has
 // not been indexed: the common read, and the one that must come near the
 // cost of hashing the text. Its lines are cut into chunks of whole lines;
@@ -105,10 +110,14 @@ func (f *fresh) help() {
 func (f *fresh) plan(body int, display string, limit int) (last int) {
 	raw, n := f.raw, 0
 	for s := body; s < len(raw); {
+		size := freshChunk
+		if n >= limit {
+			size = freshIndexChunk
+		}
 		e := len(raw)
-		if s+freshChunk < len(raw) {
-			if i := strings.IndexByte(raw[s+freshChunk:], '\n'); i >= 0 {
-				e = s + freshChunk + i + 1
+		if s+size < len(raw) {
+			if i := strings.IndexByte(raw[s+size:], '\n'); i >= 0 {
+				e = s + size + i + 1
 			}
 		}
 		c := chunk{s: s, e: e, k: n, lines: strings.Count(raw[s:e], "\n")}

@@ -15,7 +15,8 @@ import (
 // indexed text gives: with windows ending anywhere, lines that are clipped
 // (shorter or longer rows than their region allows), long lines of many
 // bytes but few characters, invalid UTF-8, blanks before an LF, a BOM, no
-// last LF, and sizes either side of a chunk and of the hash beside.
+// last LF, and sizes either side of a chunk and of the hash beside, and
+// past the jobs that only index.
 func TestFreshRenderInChunks(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	kinds := []func(i int) string{
@@ -64,6 +65,10 @@ func TestFreshRenderInChunks(t *testing.T) {
 		}
 		variants[fmt.Sprintf("%d: %d bytes, limit %d", i, len(raw), limit)] = variant{raw, limit}
 	}
+	// A window of a text whose rest takes several jobs that only index.
+	big := text(3*freshIndexChunk+freshChunk, mixed)
+	variants["a window of a large text"] = variant{big, 2000}
+	variants["all of a large text"] = variant{big, MaxIRLines}
 	for name, v := range variants {
 		t.Run(name, func(t *testing.T) {
 			indexed := NewText(v.raw)
