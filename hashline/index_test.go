@@ -186,10 +186,11 @@ func TestPlanTakesTheDigestOfAnUnchangedText(t *testing.T) {
 
 // The digest of a text made by an edit, resumed from the marks of the text
 // it was made of, is the digest of its bytes, edit after edit, wherever the
-// edits fall, and when an edit leaves a blank at a line's end: on a large
-// text and on one just big enough for marks.
+// edits fall, and when an edit leaves a blank at a line's end: on a text
+// whose marks lie 64 KiB apart, one with 32 of them, and one just big
+// enough for marks.
 func TestResumedDigestMatchesFresh(t *testing.T) {
-	for _, lines := range []int{12000, 2*markMin/40 + 60} {
+	for _, lines := range []int{2 * largeText * 32 / 40, 12000, 2*markMin/40 + 60} {
 		t.Run(fmt.Sprint(lines), func(t *testing.T) { testResumedDigest(t, lines) })
 	}
 }
