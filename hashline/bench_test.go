@@ -159,9 +159,10 @@ func benchPaths(n int) []string {
 }
 
 // BenchmarkEdit is one single-line replacement in the middle of a file the
-// session has read: tag the live text, plan (parse, gates, apply, retag),
+// session has read: plan (tag the live text, parse, gates, apply, retag)
 // and commit what landed. Two bodies alternate so every call changes the
-// file.
+// file. As in the server, the live text is built lazily from the bytes the
+// last edit landed, and the request carries the tag that edit returned.
 func BenchmarkEdit(b *testing.B) {
 	benchEdits(b, []string{benchText()})
 }
@@ -175,10 +176,12 @@ func benchEdits(b *testing.B, texts []string) {
 	s := NewSession()
 	paths := benchPaths(len(texts))
 	live := slices.Clone(texts)
+	tags := make([]Tag, len(texts))
 	ops := make([][2]string, len(texts))
 	for i, raw := range texts {
 		t := NewText(raw)
 		s.Read(paths[i], paths[i], t, 1, t.Len())
+		tags[i] = t.Tag()
 		mid := max(t.Len()/2, 1)
 		ops[i] = [2]string{
 			fmt.Sprintf("PUT %d.=%d:\n+\treturn alpha(ctx) // edited", mid, mid),
@@ -188,13 +191,12 @@ func benchEdits(b *testing.B, texts []string) {
 	k := 0
 	floor.Measure(b, "sha256", func() { floor.SHA256(live...)() }, func() {
 		for i := range live {
-			t := NewText(live[i])
-			p, err := s.Plan(EditRequest{Path: paths[i], Display: paths[i], Tag: string(t.Tag()), Ops: ops[i][k&1]}, t)
+			p, err := s.Plan(EditRequest{Path: paths[i], Display: paths[i], Tag: string(tags[i]), Ops: ops[i][k&1]}, NewLazyText(live[i]))
 			if err != nil {
 				b.Fatal(err)
 			}
 			s.Commit(p, paths[i], p.New)
-			live[i] = p.New.Raw()
+			live[i], tags[i] = p.New.Raw(), p.New.Tag()
 		}
 		k++
 	})

@@ -168,19 +168,21 @@ func TestRecallTakesOnlyTheSameText(t *testing.T) {
 	}
 }
 
-// An edit of a large text the session holds unchanged takes the live
-// digest and index from the snapshot rather than hashing and scanning it:
-// the very ones the snapshot's text carries.
+// An edit of a text the session holds unchanged, small or large, takes the
+// live digest and index from the snapshot rather than hashing and scanning
+// it: the very ones the snapshot's text carries.
 func TestPlanTakesTheDigestOfAnUnchangedText(t *testing.T) {
-	s := NewSession()
-	read := NewText("one\ntwo\nthree\n" + strings.Repeat("a line of a large text\n", largeText/16))
-	s.Read("f", "f", read, 1, 3)
-	live := NewLazyText(strings.Clone(read.Raw()))
-	if _, err := s.Plan(EditRequest{Path: "f", Display: "f", Tag: string(read.Tag()), Ops: "PUT 2.=2:\n+TWO"}, live); err != nil {
-		t.Fatal(err)
-	}
-	if live.digest.Load() != read.digest.Load() || live.index.Load() != read.index.Load() {
-		t.Fatal("the live text was indexed or hashed again")
+	for _, copies := range []int{0, 100, markMax / 16} {
+		s := NewSession()
+		read := NewText("one\ntwo\nthree\n" + strings.Repeat("a line of a large text\n", copies))
+		s.Read("f", "f", read, 1, 3)
+		live := NewLazyText(strings.Clone(read.Raw()))
+		if _, err := s.Plan(EditRequest{Path: "f", Display: "f", Tag: string(read.Tag()), Ops: "PUT 2.=2:\n+TWO"}, live); err != nil {
+			t.Fatal(err)
+		}
+		if live.digest.Load() != read.digest.Load() || live.index.Load() != read.index.Load() {
+			t.Fatalf("%d bytes: the live text was indexed or hashed again", read.Size())
+		}
 	}
 }
 
@@ -190,7 +192,7 @@ func TestPlanTakesTheDigestOfAnUnchangedText(t *testing.T) {
 // whose marks lie 64 KiB apart, one with 32 of them, and one just big
 // enough for marks.
 func TestResumedDigestMatchesFresh(t *testing.T) {
-	for _, lines := range []int{2 * largeText * 32 / 40, 12000, 2*markMin/40 + 60} {
+	for _, lines := range []int{2 * markMax * 32 / 40, 12000, 2*markMin/40 + 60} {
 		t.Run(fmt.Sprint(lines), func(t *testing.T) { testResumedDigest(t, lines) })
 	}
 }
@@ -261,7 +263,7 @@ func TestDeriveChecksTheEdits(t *testing.T) {
 // not leave the speculative digest in place.
 func TestHashAheadMatchesSerial(t *testing.T) {
 	var b strings.Builder
-	for i := 0; b.Len() < 3*largeText; i++ {
+	for i := 0; b.Len() < 3*markMax; i++ {
 		fmt.Fprintf(&b, "\tline %d of a text hashed ahead\n", i)
 	}
 	clean := b.String()

@@ -274,7 +274,10 @@ const markMin = 4 << 10
 // too; 32 up to 2 MiB, where they cost a fresh hash about 1%; 64 KiB apart
 // above, so that a keystroke in a large buffer hashes little more than
 // what follows it.
-func markEvery(size int) int { return min(max(markMin, size/32), largeText) }
+func markEvery(size int) int { return min(max(markMin, size/32), markMax) }
+
+// markMax is the greatest distance between two marks.
+const markMax = 64 << 10
 
 // hashClean hashes body, a clean text's: resumed, when from is the text it
 // was made of and shares its first same bytes, at from's last mark within
