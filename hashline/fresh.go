@@ -1,10 +1,13 @@
 package hashline
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+
+	"hashline-ls/internal/newlines"
 )
 
 // freshHelped is the smallest body a fresh render shares with another
@@ -179,26 +182,40 @@ func (c *chunk) do(f *fresh) {
 	// local, rather than through w: a write of a pointer to the heap would
 	// cost a barrier each, while the collector runs.
 	b, pos, dirty := w.b, c.s, false
-	for j := range c.lines {
-		starts[c.k+j] = int32(pos)
-		i := strings.IndexByte(raw[pos:c.e], '\n')
-		if i < 0 {
-			i = c.e - pos
+	var ends [256]int32
+	for j := 0; j < c.lines; {
+		n := newlines.Next(raw[:c.e], pos, ends[:])
+		if n == 0 {
+			// The text's last line, without LF.
+			ends[0], n = int32(c.e), 1
 		}
-		ce := pos + i
-		dirty = dirty || i > 0 && isBlank(raw[ce-1])
-		e := min(ce+1, c.e)
-		switch {
-		case j >= c.rows:
-		case w.plain && e-pos <= MaxLineChars && e > ce:
-			b = append(append(b, w.num[:w.digits+1]...), raw[pos:e]...)
-			w.count()
-		default:
-			w.b = b
-			w.add(c.k+j+1, raw, pos, e, ce)
-			b = w.b
+		for _, end := range ends[:n] {
+			ce := int(end)
+			starts[c.k+j] = int32(pos)
+			dirty = dirty || ce > pos && isBlank(raw[ce-1])
+			e := min(ce+1, c.e)
+			switch {
+			case j >= c.rows:
+			case w.plain && e-pos <= MaxLineChars && e > ce:
+				// The number and its colon in one store of 8 bytes where
+				// the region has room: what lies past them is written
+				// next, by this job.
+				if w.digits < 8 && cap(b)-len(b) >= 8 {
+					binary.LittleEndian.PutUint64(b[len(b):len(b)+8], binary.LittleEndian.Uint64(w.num[:8]))
+					b = b[:len(b)+w.digits+1]
+				} else {
+					b = append(b, w.num[:w.digits+1]...)
+				}
+				b = append(b, raw[pos:e]...)
+				w.count()
+			default:
+				w.b = b
+				w.add(c.k+j+1, raw, pos, e, ce)
+				b = w.b
+			}
+			pos = e
+			j++
 		}
-		pos = e
 	}
 	if dirty {
 		f.dirty.Store(true)

@@ -38,6 +38,45 @@ func TestDerivedIndexMatchesFresh(t *testing.T) {
 	}
 }
 
+// The index of an LF text is where a byte-by-byte scan puts its lines, and
+// it is clean exactly when no line ends in a blank: lines of every length,
+// so that LFs fall everywhere in the 64 bytes the scan compares at a time,
+// and a blank at the very end, before a last LF or without one.
+func TestIndexMatchesByteScan(t *testing.T) {
+	for seed := range uint64(3000) {
+		r := rand.New(rand.NewPCG(seed, 31))
+		raw := genLongLines(r)
+		if r.IntN(3) == 0 {
+			raw = strings.ReplaceAll(genText(r), "\r", "") + raw
+		}
+		if r.IntN(4) == 0 {
+			raw += string(" \t"[r.IntN(2)]) + "\n"[:r.IntN(2)]
+		}
+		body := bodyStart(raw)
+		starts, clean := []int32{int32(body)}, true
+		for i := body; i < len(raw); i++ {
+			if raw[i] != '\n' {
+				continue
+			}
+			clean = clean && !(i > int(starts[len(starts)-1]) && isBlank(raw[i-1]))
+			if i+1 < len(raw) {
+				starts = append(starts, int32(i+1))
+			}
+		}
+		if last := raw[starts[len(starts)-1]:]; len(raw) > body && !strings.HasSuffix(last, "\n") {
+			clean = clean && !isBlank(last[len(last)-1])
+		}
+		if len(raw) == body {
+			starts = starts[:0]
+		}
+		starts = append(starts, int32(len(raw)))
+		x := NewLazyText(raw).x()
+		if !slices.Equal(x.starts, starts) || x.clean != clean {
+			t.Fatalf("seed %d: %q: starts %v clean %v, want %v %v", seed, raw, x.starts, x.clean, starts, clean)
+		}
+	}
+}
+
 func sameIndex(got, want *lines) error {
 	switch {
 	case !slices.Equal(got.starts, want.starts):

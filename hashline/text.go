@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"unsafe"
+
+	"hashline-ls/internal/newlines"
 )
 
 const bom = "\uFEFF"
@@ -115,7 +117,7 @@ func indexLines(raw string) *lines {
 }
 
 // splitLF indexes a text without CR: one vectorised count sizes the index,
-// and one IndexByte per line fills it.
+// and a vectorised scan for its LFs fills it.
 func (x *lines) splitLF(raw string, body int) {
 	rest := raw[body:]
 	n := strings.Count(rest, "\n")
@@ -124,17 +126,32 @@ func (x *lines) splitLF(raw string, body int) {
 		n++
 	}
 	starts := make([]int32, n+1)
-	k, dirty := 0, false
-	for pos := body; pos < len(raw); k++ {
-		starts[k] = int32(pos)
-		i := strings.IndexByte(raw[pos:], '\n')
-		if i < 0 {
-			i = len(raw) - pos
+	starts[0] = int32(body)
+	dirty := false
+	// The LF ending line k is found at starts[k+1], and moved one on to
+	// where line k+1 starts. The last line's end is the text's: its LF,
+	// if it has one, is not looked for.
+	for k, pos := 1, body; k < n; {
+		m := newlines.Next(raw, pos, starts[k:n])
+		if m == 0 {
+			break // not reached: the count found them
 		}
-		dirty = dirty || i > 0 && isBlank(raw[pos+i-1])
-		pos += i + 1
+		for i := k; i < k+m; i++ {
+			end := int(starts[i])
+			dirty = dirty || end > pos && isBlank(raw[end-1])
+			pos = end + 1
+			starts[i] = int32(pos)
+		}
+		k += m
 	}
-	starts[k] = int32(len(raw))
+	if n > 0 {
+		ce := len(raw)
+		if x.final {
+			ce--
+		}
+		dirty = dirty || ce > int(starts[n-1]) && isBlank(raw[ce-1])
+	}
+	starts[n] = int32(len(raw))
 	x.starts, x.eol, x.clean = starts, "\n", !dirty
 }
 
