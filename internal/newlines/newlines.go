@@ -1,8 +1,8 @@
-// Package newlines finds the line feeds of a text. On amd64 it compares 64 bytes
-// at a time with SSE2 and walks the bits that say where the LFs are: for
-// the short lines of source text that costs a few nanoseconds a line, where
-// one strings.IndexByte a line costs eight, most of it the call. Elsewhere
-// it is that IndexByte loop.
+// Package newlines finds the line feeds of a text. On amd64 it compares
+// 64 bytes at a time with SSE2 and walks the bits that say where the LFs
+// are: on lines of 38 bytes that costs 2.4 ns a line, where one
+// strings.IndexByte call a line costs 6.9, most of it the call
+// (BenchmarkNext, BenchmarkIndexByte). Elsewhere it is that IndexByte loop.
 package newlines
 
 // Next writes to ends the offsets in s of its LFs from offset from on, in

@@ -55,6 +55,8 @@ func TestNextFindsEveryLF(t *testing.T) {
 	}
 }
 
+// Texts of no LF, only LFs, and an LF at either side of a word's end, read
+// from every offset.
 func TestNextOnEdges(t *testing.T) {
 	for _, s := range []string{"", "\n", "a", strings.Repeat("\n", 64), strings.Repeat("\n", 65), strings.Repeat("x", 63) + "\n", strings.Repeat("x", 64) + "\n", strings.Repeat("x", 200)} {
 		for from := 0; from <= len(s); from++ {
