@@ -80,12 +80,26 @@ const maxDiffSteps = 1 << 24
 // is one of the whole. Where a run of equal lines meets a change it may
 // pair other copies than a diff of the whole would; recovery proves each
 // pairing it relies on, so it decides the same either way.
-func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
-	inA, inB := present(a, ids), present(b, ids)
+//
+// Its tables are cut from mem's, which may be nil.
+func (mem *mapMemory) sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
+	var in []bool
+	var shared []int32
+	if mem != nil {
+		in, shared = mem.present, mem.shared
+	}
+	in = grown(in, 2*ids)
+	clear(in)
+	inA, inB := present(in[:ids:ids], a), present(in[ids:], b)
 	head := commonHead(a, b)
 	tail := commonTail(a[head:], b[head:])
-	a2, ai := onlyShared(a[head:len(a)-tail], inB, head)
-	b2, bj := onlyShared(b[head:len(b)-tail], inA, head)
+	na, nb := len(a)-head-tail, len(b)-head-tail
+	shared = grown(shared, 2*(na+nb))
+	if mem != nil {
+		mem.present, mem.shared = in, shared
+	}
+	a2, ai := onlyShared(shared[:0:na], shared[na:na:2*na], a[head:len(a)-tail], inB, head)
+	b2, bj := onlyShared(shared[2*na:2*na:2*na+nb], shared[2*na+nb:2*na+nb:2*(na+nb)], b[head:len(b)-tail], inA, head)
 	// The head is kept before the first run of what is left, and the tail
 	// after the last, once a diff has succeeded: a failed one keeps nothing.
 	started := false
@@ -131,19 +145,18 @@ func sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
 	return end()
 }
 
-// present is, for each of ids line numbers, whether lines has it.
-func present(lines []int32, ids int) []bool {
-	in := make([]bool, ids)
+// present sets in, one entry for each line number and all false, to
+// whether lines has it.
+func present(in []bool, lines []int32) []bool {
 	for _, x := range lines {
 		in[x] = true
 	}
 	return in
 }
 
-// onlyShared returns the lines of a that the other side has, and where
-// each was in a, which starts at line from of its side.
-func onlyShared(a []int32, other []bool, from int) ([]int32, []int32) {
-	kept, at := make([]int32, 0, len(a)), make([]int32, 0, len(a))
+// onlyShared appends to kept the lines of a that the other side has, and
+// to at where each was in a, which starts at line from of its side.
+func onlyShared(kept, at, a []int32, other []bool, from int) ([]int32, []int32) {
 	for i, x := range a {
 		if other[x] {
 			kept, at = append(kept, x), append(at, int32(from+i))

@@ -150,7 +150,7 @@ func TestSharedRunsKeepsTheEnds(t *testing.T) {
 			}
 			return at, n
 		}
-		got, n := pairs(sharedRuns)
+		got, n := pairs((*mapMemory)(nil).sharedRuns)
 		want, m := pairs(sharedRunsWhole)
 		if n != m {
 			t.Fatalf("seed %d: %v and %v: %d lines kept, want %d", seed, a, b, n, m)
@@ -178,11 +178,72 @@ func TestSharedRunsKeepsTheEnds(t *testing.T) {
 // sharedRunsWhole is sharedRuns as it was: the lines one side lacks left
 // out of the whole of each side.
 func sharedRunsWhole(a, b []int32, ids int, kept func(i, j, n int)) bool {
-	a2, ai := onlyShared(a, present(b, ids), 0)
-	b2, bj := onlyShared(b, present(a, ids), 0)
+	a2, ai := onlyShared(nil, nil, a, present(make([]bool, ids), b), 0)
+	b2, bj := onlyShared(nil, nil, b, present(make([]bool, ids), a), 0)
 	return myers(a2, b2, maxDiffSteps, func(i, j, n int) {
 		for k := range n {
 			kept(int(ai[i+k]), int(bj[j+k]), 1)
 		}
 	})
+}
+
+// lcsRows takes a line a step, 64 columns a word; each row it returns must
+// be the row of the plain table of longest pairings, across word edges and
+// for windows wider than one word.
+func TestLCSRowsMatchTheTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 73))
+	mem := &mapMemory{}
+	for seed := range 2000 {
+		ids := 1 + r.IntN(12)
+		a, b := make([]int32, r.IntN(90)), make([]int32, r.IntN(200))
+		for i := range a {
+			a[i] = int32(r.IntN(ids))
+		}
+		for i := range b {
+			b[i] = int32(r.IntN(ids))
+		}
+		var rows []int
+		for i := range a {
+			if r.IntN(5) == 0 {
+				rows = append(rows, 7+i)
+			}
+		}
+		// lcs[x][y] is the longest pairing of a[:x] with b[:y]; sfx[x][y]
+		// of a[x:] with b[y:].
+		lcs, sfx := lcsTable(a, b), lcsTable(reversedIDs(a), reversedIDs(b))
+		for k, row := range mem.lcsRows(a, b, ids, rows, 7) {
+			x := rows[k] - 7
+			for y := 0; y <= len(b); y++ {
+				if row.f[y] != lcs[x][y] {
+					t.Fatalf("seed %d: f[%d] of row %d is %d, the table says %d", seed, y, x, row.f[y], lcs[x][y])
+				}
+			}
+			for yy := 1; yy <= len(b)+1; yy++ {
+				if want := sfx[len(a)-x-1][len(b)-yy+1]; row.g[yy] != want {
+					t.Fatalf("seed %d: g[%d] of row %d is %d, the table says %d", seed, yy, x, row.g[yy], want)
+				}
+			}
+		}
+	}
+}
+
+func lcsTable(a, b []int32) [][]int32 {
+	tab := make([][]int32, len(a)+1)
+	for x := range tab {
+		tab[x] = make([]int32, len(b)+1)
+		for y := 1; x > 0 && y <= len(b); y++ {
+			if a[x-1] == b[y-1] {
+				tab[x][y] = tab[x-1][y-1] + 1
+			} else {
+				tab[x][y] = max(tab[x-1][y], tab[x][y-1])
+			}
+		}
+	}
+	return tab
+}
+
+func reversedIDs(s []int32) []int32 {
+	out := slices.Clone(s)
+	slices.Reverse(out)
+	return out
 }

@@ -9,6 +9,7 @@ func LineHunks(old, new *Text) ([]Hunk, bool) {
 	if !ok {
 		return nil, false
 	}
+	defer m.release()
 	var hunks []Hunk
 	n, k := old.Len(), new.Len()
 	i, j := 1, 1
@@ -49,6 +50,7 @@ func ShowsEdit(old *Text, hunks []Hunk, got *Text) bool {
 	if !ok {
 		return true
 	}
+	defer m.release()
 	for _, h := range hunks {
 		if h.End > h.Start {
 			gone := false

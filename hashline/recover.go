@@ -2,7 +2,9 @@ package hashline
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
+	"sync"
 )
 
 // lineMap maps the lines of an old text that survive unchanged in a new
@@ -11,8 +13,9 @@ import (
 // lines; whether a pair is the right one among duplicates is what context
 // validation (docs/contract.md §13.1 step 7) and the slide check have to prove.
 type lineMap struct {
-	at  []int32 // indexed by old line; at[0] unused
-	rev []int32 // indexed by new line: the old line, or 0
+	mem *mapMemory // what the tables below are cut from
+	at  []int32    // indexed by old line; at[0] unused
+	rev []int32    // indexed by new line: the old line, or 0
 	// oldID and newID name each line's text by a small number, equal
 	// numbers for equal text; index 0 is unused.
 	oldID, newID []int32
@@ -21,6 +24,7 @@ type lineMap struct {
 	unsure []bool
 	// wide is set when forcedPairs met a window too large to search.
 	wide bool
+	ids  int // the numbers of lines are below it
 }
 
 // diffLines diffs old against new on whole lines, without their endings,
@@ -32,7 +36,8 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 	// lacks, so the table takes the old lines and the new ones between.
 	ids := newInternLines(old.Len() + new.Len() - head - tail)
 	defer ids.release()
-	oldID, newID := make([]int32, old.Len()+1), make([]int32, new.Len()+1)
+	m := newLineMap(old.Len(), new.Len())
+	oldID, newID := m.oldID, m.newID
 	for i := 1; i < len(oldID); i++ {
 		oldID[i] = ids.id(old.Line(i))
 	}
@@ -58,17 +63,73 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 			}
 		}
 	}
-	m := &lineMap{at: make([]int32, len(oldID)), rev: make([]int32, len(newID)), oldID: oldID, newID: newID}
-	ok := sharedRuns(oldID[1:], newID[1:], len(ids.reps), func(i, j, n int) {
+	m.ids = len(ids.reps)
+	ok := m.mem.sharedRuns(oldID[1:], newID[1:], m.ids, func(i, j, n int) {
 		for k := 1; k <= n; k++ {
 			m.at[i+k], m.rev[j+k] = int32(j+k), int32(i+k)
 		}
 	})
 	if !ok {
+		m.release()
 		return nil, false
 	}
 	m.markSlides()
 	return m, true
+}
+
+// mapMemory is the memory of a lineMap and of the diff that fills it,
+// handed back by release for the next diff: a recovery on a small file
+// otherwise spends more on allocating these tables, and on collecting
+// them, than on filling them. Nothing in it points into the heap.
+type mapMemory struct {
+	ids     []int32 // at, rev, oldID and newID, one after another
+	unsure  []bool
+	present []bool   // sharedRuns': which numbers each side has
+	shared  []int32  // sharedRuns': the lines each side keeps, and where
+	slot    []int32  // lcsRows': where each number's masks are
+	masks   []uint64 // lcsRows': the columns of each number
+}
+
+// maxPooledLines bounds the lines of the maps kept for reuse, so a diff
+// of a large file holds no memory past its own end.
+const maxPooledLines = 1 << 16
+
+var mapPool = sync.Pool{New: func() any { return new(mapMemory) }}
+
+// newLineMap is an empty map of an old text of n lines to a new one of k,
+// its pairs all 0.
+func newLineMap(n, k int) *lineMap {
+	mem := &mapMemory{}
+	if n+k <= maxPooledLines {
+		mem = mapPool.Get().(*mapMemory)
+	}
+	a, b := n+1, k+1
+	all := grown(mem.ids, 2*(a+b))
+	clear(all[:a+b])
+	mem.ids = all
+	return &lineMap{mem: mem,
+		at: all[:a:a], rev: all[a : a+b : a+b],
+		oldID: all[a+b : 2*a+b : 2*a+b], newID: all[2*a+b : 2*(a+b) : 2*(a+b)]}
+}
+
+// release hands m's memory back for the next diff. Nothing may use m
+// after: its tables are nil, so a use fails at once rather than reading
+// another diff's pairs.
+func (m *lineMap) release() {
+	mem := m.mem
+	*m = lineMap{}
+	if mem != nil && len(mem.ids) <= 2*(maxPooledLines+2) {
+		mapPool.Put(mem)
+	}
+}
+
+// grown is b resliced to n, or a new slice of n when b has not the room;
+// what it holds is not cleared.
+func grown[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
 }
 
 // sameEnds counts the lines old and new share, byte for byte with their
@@ -132,7 +193,9 @@ func sameSuffix(a, b string) int {
 // can be long; forcedPairs, which sees every kind of swap, only looks near
 // the anchors, so this walk along them is what covers the rest.
 func (m *lineMap) markSlides() {
-	m.unsure = make([]bool, len(m.at))
+	m.mem.unsure = grown(m.mem.unsure, len(m.at))
+	m.unsure = m.mem.unsure
+	clear(m.unsure)
 	nOld, nNew := len(m.at)-1, len(m.rev)-1
 	i0, j0 := 0, 0
 	for i := 1; i <= nOld+1; i++ {
@@ -250,8 +313,18 @@ func (g *gate) recoverDrift(versions []*Snapshot) (drift, error) {
 		why    string
 		opsErr error
 	)
+	// Only the first attempt's line map may leave, with a decline.
+	var tried []*recovery
+	defer func() {
+		for _, r := range tried {
+			if r.lines != nil && (plan != nil || r != first) {
+				r.lines.release()
+			}
+		}
+	}()
 	for _, snap := range versions {
 		p, r, err := g.recoverFrom(snap)
+		tried = append(tried, r)
 		if first == nil {
 			first = r
 		}
@@ -594,7 +667,7 @@ func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
 		return
 	}
 	a, b := m.oldID[lo:hi+1], m.newID[j0+1:j1]
-	for k, row := range lcsRows(a, b, rows, lo) {
+	for k, row := range m.mem.lcsRows(a, b, m.ids, rows, lo) {
 		x, y := rows[k]-lo+1, int(m.at[rows[k]])-j0
 		split := func(yy int) int32 { return row.f[yy] + row.g[yy+1] }
 		paired := func(yy int) int32 { return row.f[yy-1] + 1 + row.g[yy+1] }
@@ -627,41 +700,83 @@ func (m *lineMap) forcedIn(lo, hi int, rows []int, out map[int]bool) {
 type lcsRow struct{ f, g []int32 }
 
 // lcsRows is the lcsRow of each of rows, ascending old lines of which a's
-// first is line lo. It fills the table of longest pairings a row at a
-// time, down to the last of rows and up to the first, keeping only the
-// rows asked for: a line's pairings need nothing else of it.
-func lcsRows(a, b []int32, rows []int, lo int) []lcsRow {
+// first is line lo. It takes a's lines one at a time, down to the last of
+// rows and up to the first, keeping only the rows asked for: a line's
+// pairings need nothing else of it. Each step is the bit-parallel one of
+// Hyyrö ("Bit-Parallel LCS-length Computation Revisited", 2004): a row of
+// the table is a word of bits per 64 columns, a 0 where the longest
+// pairing grows by one, so a step costs a few operations a word rather
+// than one cell a column. ids bounds the numbers of the lines.
+func (mem *mapMemory) lcsRows(a, b []int32, ids int, rows []int, lo int) []lcsRow {
 	c := len(b)
+	w := (c + 63) / 64
+	// The columns holding each number of b, once forward and once with b
+	// reversed for the pairings from below; slot[id] is where its pair of
+	// masks starts, 0 (the empty masks) for a number b lacks.
+	slot := grown(mem.slot, ids)
+	mem.slot = slot
+	clear(slot)
+	masks := grown(mem.masks, 2*w*(c+1))
+	mem.masks = masks
+	clear(masks[:2*w])
+	used := 1
+	for y, id := range b {
+		if slot[id] == 0 {
+			slot[id] = int32(used)
+			clear(masks[2*w*used : 2*w*(used+1)])
+			used++
+		}
+		at := 2 * w * int(slot[id])
+		masks[at+y/64] |= 1 << (y % 64)
+		r := c - 1 - y
+		masks[at+w+r/64] |= 1 << (r % 64)
+	}
+	v := make([]uint64, 2*w)
 	out := make([]lcsRow, len(rows))
-	f, next := make([]int32, c+1), make([]int32, c+1)
-	x := 0 // f holds the pairings of a[:x]
+	cells := make([]int32, len(rows)*(2*c+3))
+	fwd, rev := v[:w], v[w:]
+	for i := range v {
+		v[i] = ^uint64(0)
+	}
+	x := 0 // fwd holds the pairings of a[:x]
 	for k, i := range rows {
 		for ; x < i-lo; x++ {
-			for y := 1; y <= c; y++ {
-				if a[x] == b[y-1] {
-					next[y] = f[y-1] + 1
-				} else {
-					next[y] = max(f[y], next[y-1])
-				}
-			}
-			f, next = next, f
+			at := 2 * w * int(slot[a[x]])
+			lcsStep(fwd, masks[at:at+w])
 		}
-		out[k].f = slices.Clone(f)
+		f := cells[k*(2*c+3) : k*(2*c+3)+c+1]
+		for y := 1; y <= c; y++ {
+			f[y] = f[y-1] + int32(^fwd[(y-1)/64]>>((y-1)%64)&1)
+		}
+		out[k].f = f
 	}
-	g, next := make([]int32, c+2), make([]int32, c+2)
-	x = len(a) + 1 // g holds the pairings of a[x-1:]
+	x = len(a) // rev holds the pairings of a[x:] with b reversed
 	for k := len(rows) - 1; k >= 0; k-- {
-		for ; x > rows[k]-lo+2; x-- {
-			for y := c; y >= 1; y-- {
-				if a[x-2] == b[y-1] {
-					next[y] = g[y+1] + 1
-				} else {
-					next[y] = max(g[y], next[y+1])
-				}
-			}
-			g, next = next, g
+		for ; x > rows[k]-lo+1; x-- {
+			at := 2*w*int(slot[a[x-1]]) + w
+			lcsStep(rev, masks[at:at+w])
 		}
-		out[k].g = slices.Clone(g)
+		// g[yy] pairs with b[yy-1:], the first c-yy+1 columns reversed.
+		g := cells[k*(2*c+3)+c+1 : (k+1)*(2*c+3)]
+		var z int32
+		for t := 1; t <= c; t++ {
+			z += int32(^rev[(t-1)/64] >> ((t - 1) % 64) & 1)
+			g[c-t+1] = z
+		}
+		out[k].g = g
 	}
 	return out
+}
+
+// lcsStep takes one more line into row v of the table of longest
+// pairings, m the columns that hold a copy of it: v becomes (v + u) |
+// (v &^ m), u = v & m, as one number of len(v) words.
+func lcsStep(v, m []uint64) {
+	var carry uint64
+	for i := range v {
+		u := v[i] & m[i]
+		var sum uint64
+		sum, carry = bits.Add64(v[i], u, carry)
+		v[i] = sum | v[i]&^m[i]
+	}
 }

@@ -134,6 +134,7 @@ func authoredLines(intended, landed *Text) *LineSet {
 				seen.Add(j)
 			}
 		}
+		m.release()
 	}
 	return seen
 }
