@@ -137,6 +137,28 @@ func benchReads(b *testing.B, texts []string) {
 	})
 }
 
+// BenchmarkFreshCopyCorpus is what BenchmarkReadCorpus's results cost to
+// make, and no more: each text copied into a new string of the size of its
+// rendered read. A read must return its rows as a new string; in a process
+// whose heap holds little else, the collector runs every few megabytes
+// allocated, and writing into memory it freed is what this measures.
+func BenchmarkFreshCopyCorpus(b *testing.B) {
+	texts := corpusTexts(b)
+	sizes := make([]int, len(texts))
+	s := NewSession()
+	for i, raw := range texts {
+		sizes[i] = len(s.Read("f.go", "f.go", NewText(raw), 1, MaxIRLines).Content)
+	}
+	floor.Measure(b, "sha256", floor.SHA256(texts...), func() {
+		for i, raw := range texts {
+			var w strings.Builder
+			w.Grow(sizes[i])
+			w.WriteString(raw)
+			sinkBytes = bytesOf(w.String())
+		}
+	})
+}
+
 // BenchmarkWarmRead is BenchmarkRead of a text whose bytes the session
 // holds, read anew (another copy of them): compared with what the session
 // holds, not indexed, hashed or rendered again.
