@@ -81,23 +81,17 @@ const maxDiffSteps = 1 << 24
 // pair other copies than a diff of the whole would; recovery proves each
 // pairing it relies on, so it decides the same either way.
 //
-// Its tables are cut from mem's, which may be nil.
+// Its tables are cut from mem's.
 func (mem *mapMemory) sharedRuns(a, b []int32, ids int, kept func(i, j, n int)) bool {
-	var in []bool
-	var shared []int32
-	if mem != nil {
-		in, shared = mem.present, mem.shared
-	}
-	in = grown(in, 2*ids)
+	in := grown(mem.present, 2*ids)
+	mem.present = in
 	clear(in)
 	inA, inB := present(in[:ids:ids], a), present(in[ids:], b)
 	head := commonHead(a, b)
 	tail := commonTail(a[head:], b[head:])
 	na, nb := len(a)-head-tail, len(b)-head-tail
-	shared = grown(shared, 2*(na+nb))
-	if mem != nil {
-		mem.present, mem.shared = in, shared
-	}
+	shared := grown(mem.shared, 2*(na+nb))
+	mem.shared = shared
 	a2, ai := onlyShared(shared[:0:na], shared[na:na:2*na], a[head:len(a)-tail], inB, head)
 	b2, bj := onlyShared(shared[2*na:2*na:2*na+nb], shared[2*na+nb:2*na+nb:2*(na+nb)], b[head:len(b)-tail], inA, head)
 	// The head is kept before the first run of what is left, and the tail

@@ -150,7 +150,7 @@ func TestSharedRunsKeepsTheEnds(t *testing.T) {
 			}
 			return at, n
 		}
-		got, n := pairs((*mapMemory)(nil).sharedRuns)
+		got, n := pairs(new(mapMemory).sharedRuns)
 		want, m := pairs(sharedRunsWhole)
 		if n != m {
 			t.Fatalf("seed %d: %v and %v: %d lines kept, want %d", seed, a, b, n, m)

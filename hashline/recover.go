@@ -82,7 +82,7 @@ func diffLines(old, new *Text) (*lineMap, bool) {
 // otherwise spends more on allocating these tables, and on collecting
 // them, than on filling them. Nothing in it points into the heap.
 type mapMemory struct {
-	ids     []int32 // at, rev, oldID and newID, one after another
+	tables  []int32 // at, rev, oldID and newID, one after another
 	unsure  []bool
 	present []bool   // sharedRuns': which numbers each side has
 	shared  []int32  // sharedRuns': the lines each side keeps, and where
@@ -104,9 +104,9 @@ func newLineMap(n, k int) *lineMap {
 		mem = mapPool.Get().(*mapMemory)
 	}
 	a, b := n+1, k+1
-	all := grown(mem.ids, 2*(a+b))
+	all := grown(mem.tables, 2*(a+b))
 	clear(all[:a+b])
-	mem.ids = all
+	mem.tables = all
 	return &lineMap{mem: mem,
 		at: all[:a:a], rev: all[a : a+b : a+b],
 		oldID: all[a+b : 2*a+b : 2*a+b], newID: all[2*a+b : 2*(a+b) : 2*(a+b)]}
@@ -118,7 +118,7 @@ func newLineMap(n, k int) *lineMap {
 func (m *lineMap) release() {
 	mem := m.mem
 	*m = lineMap{}
-	if mem != nil && len(mem.ids) <= 2*(maxPooledLines+2) {
+	if mem != nil && len(mem.tables) <= 2*(maxPooledLines+2) {
 		mapPool.Put(mem)
 	}
 }
@@ -313,20 +313,19 @@ func (g *gate) recoverDrift(versions []*Snapshot) (drift, error) {
 		why    string
 		opsErr error
 	)
-	// Only the first attempt's line map may leave, with a decline.
-	var tried []*recovery
+	// Only the first attempt's line map may leave, with a decline; the
+	// plans keep none.
 	defer func() {
-		for _, r := range tried {
-			if r.lines != nil && (plan != nil || r != first) {
-				r.lines.release()
-			}
+		if plan != nil && first != nil && first.lines != nil {
+			first.lines.release()
 		}
 	}()
 	for _, snap := range versions {
 		p, r, err := g.recoverFrom(snap)
-		tried = append(tried, r)
 		if first == nil {
 			first = r
+		} else if r.lines != nil {
+			r.lines.release()
 		}
 		if err != nil && opsErr == nil {
 			opsErr = err
